@@ -141,13 +141,13 @@ func TestUnusableLogNamed(t *testing.T) {
 	}
 	for path, want := range map[string]string{bad: bad + ": swf: line 1", none: none + ": no sane job (1 record: 1 no submit time)",
 		huge: huge + ": machine size 9223372036854775807 above 2^40 processors"} {
-		if _, err := loadMachine(path); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := loadMachine(path, false); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
 	}
 	// A missing log is named once (it was "P: open P: no such file").
 	missing := filepath.Join(dir, "no.swf")
-	if _, err := loadMachine(missing); err == nil || strings.Count(err.Error(), missing) != 1 {
+	if _, err := loadMachine(missing, false); err == nil || strings.Count(err.Error(), missing) != 1 {
 		t.Errorf("%v, want %s named once", err, missing)
 	}
 }

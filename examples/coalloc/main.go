@@ -17,11 +17,16 @@
 //	go run ./examples/coalloc -days 30 -count 3
 //	go run ./examples/coalloc -days 30 -json  # the table as JSON
 //
+// Parsing is strict unless -lenient is given; then malformed lines are
+// skipped, counted and said on standard error with each log's jobs left
+// out (-json: also "malformed_lines_skipped" and "skipped", of all logs).
+//
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
 // usage error.
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -58,6 +63,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	remedy := fs.String("remedy", "both", "none (the thesis's plan), reboost (re-plan while executing), latest (plan at the latest point meeting P_indep), or both")
 	drop := fs.Bool("drop", false, "with re-boosting, cancel a request whose live probability fell to 0 when its reservation has another chance (coalloc.Config.DropDead)")
 	diag := fs.Bool("diag", false, "print, per trial and site, the promised and achieved probability of the reservations served by one request (stderr)")
+	lenient := fs.Bool("lenient", false, "skip malformed trace lines (counted and reported) instead of failing")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
 	if err := cli.ParseFlags(fs, args, usage, stdout); err != nil {
@@ -99,7 +105,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	if *count < 1 || *count > len(paths) {
 		return cli.Usagef("-count %d: want 1 to the number of machines (%d, one per -trace log; each reservation takes its own machine)", *count, len(paths))
 	}
-	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr, warn: stderr}
+	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr, warn: stderr, lenient: *lenient}
 	if *diag {
 		opt.diag = stderr
 	}
@@ -108,6 +114,20 @@ func command(args []string, stdout, stderr io.Writer) error {
 		defer opt.bar.Done()
 	}
 	w, flush := cli.Output(stdout, *asJSON)
+	if *lenient && *asJSON {
+		// -json is the markdown's sections; the lines skipped of all
+		// logs (each said on standard error with the jobs left out) are
+		// keyed beside them in the other commands' keys, only with
+		// -lenient (without it the output is as it was).
+		var b bytes.Buffer
+		opt.skipped = &cli.Skipped{}
+		w, flush = &b, func() error {
+			return cli.WriteJSON(stdout, struct {
+				cli.ReportJSON
+				*cli.Skipped
+			}{cli.Report(b.String()), opt.skipped})
+		}
+	}
 	if err := reproduce(w, opt); err != nil {
 		return err
 	}
@@ -126,6 +146,8 @@ type options struct {
 	warn     io.Writer      // the jobs of each log left out, by reason; nil: not said
 	asked    *int64         // if not nil, counts the forecasts CO-VARQ asks the sites
 	trials   []trial        // default table62
+	lenient  bool           // -lenient: skip malformed lines, counted
+	skipped  *cli.Skipped   // the lines skipped of every log (-lenient -json); nil: not kept
 }
 
 // remedyConfig maps -remedy to the planner's options.

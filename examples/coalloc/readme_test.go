@@ -20,7 +20,7 @@ func defaultMachinesOf(t *testing.T) []machine {
 	for _, name := range defaultMachines {
 		paths = append(paths, tracetest.Path(t, name))
 	}
-	ms, err := loadMachines(paths)
+	ms, err := loadMachines(paths, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,14 +31,19 @@ type machine struct {
 	// zeros counts the zero bytes after the log's last gzip member,
 	// ignored (said on the warning writer: cli.PaddingNote).
 	zeros int64
+	// skipped is the reader's counts: with -lenient, the malformed lines
+	// skipped (said on the warning writer: cli.Skipped.Note).
+	skipped swf.Stats
 	// left counts the log's jobs left out, by sanitize.Reason's name: not
 	// sane, or a duplicate ID (under a job number an earlier job has),
 	// which the simulator would reject in silence.
 	left map[string]int
 }
 
-func loadMachine(path string) (machine, error) {
-	h, jobs, zeros, err := cli.ReadLog(path)
+// loadMachine reads the log at path; lenient skips its malformed lines,
+// counted (-lenient).
+func loadMachine(path string, lenient bool) (machine, error) {
+	h, jobs, st, zeros, err := cli.ReadLogLenient(path, lenient)
 	if err != nil {
 		return machine{}, err
 	}
@@ -59,20 +64,20 @@ func loadMachine(path string) (machine, error) {
 		left[sanitize.DuplicateID.String()] = dups
 	}
 	if len(sane) == 0 {
-		return machine{}, cli.NoSaneJob(path, len(jobs), left)
+		return machine{}, cli.NothingLeft(cli.NoSaneJob(path, len(jobs), left), st)
 	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	t0 := sane[0].Submit
 	for i := range sane {
 		sane[i].Submit -= t0
 	}
-	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit, read: len(jobs), left: left, zeros: zeros}, nil
+	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit, read: len(jobs), left: left, zeros: zeros, skipped: st}, nil
 }
 
-func loadMachines(paths []string) ([]machine, error) {
+func loadMachines(paths []string, lenient bool) ([]machine, error) {
 	var ms []machine
 	for _, p := range paths {
-		m, err := loadMachine(p)
+		m, err := loadMachine(p, lenient)
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +312,7 @@ func reproduce(out io.Writer, opt options) error {
 	if opt.trials == nil {
 		opt.trials = table62
 	}
-	ms, err := loadMachines(opt.paths)
+	ms, err := loadMachines(opt.paths, opt.lenient)
 	if err != nil {
 		return err
 	}
@@ -320,6 +325,12 @@ func reproduce(out io.Writer, opt options) error {
 		}
 		if m.zeros > 0 && opt.warn != nil {
 			fmt.Fprintf(opt.warn, "coalloc: %s: %s\n", m.name, cli.PaddingNote(m.zeros))
+		}
+		if note := cli.SkippedOf(m.skipped).Note(); note != "" && opt.warn != nil {
+			fmt.Fprintf(opt.warn, "coalloc: %s: %s\n", m.name, note)
+		}
+		if opt.skipped != nil {
+			opt.skipped.Add(m.name, m.skipped, len(ms) > 1)
 		}
 	}
 	changed, err := loadedChanges(ms, opt)

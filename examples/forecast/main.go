@@ -156,6 +156,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// wait: the reasons are the answer.
 		err = fmt.Errorf("%w; rejected: %s", err, cli.Reasons(info.rejected))
 	}
+	if errors.Is(err, errNoWaits) {
+		err = cli.NothingLeft(err, info.read) // (-lenient: the lines skipped may have had them)
+	}
 	if err != nil {
 		return cli.Status("forecast", stderr, err)
 	}

@@ -253,6 +253,14 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	for _, t := range slices.Sorted(maps.Keys(side.TrailingZeros)) {
 		fmt.Fprintf(stdout, "trace %s: %s\n", t, cli.PaddingNote(side.TrailingZeros[t]))
 	}
+	for _, t := range slices.Sorted(maps.Keys(side.MalformedLines)) {
+		sk := side.MalformedLines[t]
+		first := ""
+		if len(sk.Errors) > 0 {
+			first = "; first: " + sk.Errors[0]
+		}
+		fmt.Fprintf(stdout, "trace %s: skipped %d malformed lines (the spec's \"lenient\")%s\n", t, sk.Lines, first)
+	}
 	for _, t := range slices.Sorted(maps.Keys(side.DegenerateEMax)) {
 		fmt.Fprintf(stdout, "trace %s: warning: %s\n", t, side.DegenerateEMax[t].Text(
 			"the runs that fill estimates (S6; not a -compat peer's) planned them with it (examples/estimates -emax writes the log with another E_max)"))

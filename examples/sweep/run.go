@@ -281,6 +281,11 @@ type Sidecar struct {
 	// estimates warn (their warning_data.degenerate_e_max); of the traces
 	// this invocation read, absent when none.
 	DegenerateEMax map[string]*cli.DegenerateEMax `json:"degenerate_e_max,omitempty"`
+	// MalformedLines is, by trace, with the spec's "lenient", the
+	// malformed lines its reading skipped (cli.Skipped: the count and the
+	// first errors), of the traces this invocation read; absent when none
+	// was skipped.
+	MalformedLines map[string]cli.Skipped `json:"malformed_lines,omitempty"`
 }
 
 // runOptions are the run command's settings.
@@ -387,8 +392,10 @@ type traceCache struct {
 	rawRefs map[string]int
 	inRefs  map[inputKey]int
 	parse   time.Duration
-	zeros   map[string]int64      // by trace: zero bytes after its last gzip member (cli.ReadLog)
-	eMax    map[string]*eMaxState // by trace: a degenerate E_max (degenerateEMax)
+	zeros   map[string]int64       // by trace: zero bytes after its last gzip member (cli.ReadLog)
+	lenient bool                   // the spec's "lenient": skip malformed lines, counted in skipped
+	skipped map[string]cli.Skipped // by trace: the malformed lines skipped (lenient)
+	eMax    map[string]*eMaxState  // by trace: a degenerate E_max (degenerateEMax)
 }
 
 // eMaxState is a trace's degenerate E_max and the run that counted the
@@ -495,10 +502,18 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 			raw.err = err
 			return
 		}
-		h, jobs, zeros, err := cli.ReadLog(path)
+		h, jobs, skipped, zeros, err := readTrace(path, c.lenient)
 		if err != nil {
 			raw.err = fmt.Errorf("trace %s: %w", p.Trace, err)
 			return
+		}
+		if skipped.Lines > 0 {
+			c.mu.Lock()
+			if c.skipped == nil {
+				c.skipped = map[string]cli.Skipped{}
+			}
+			c.skipped[p.Trace] = skipped
+			c.mu.Unlock()
 		}
 		if zeros > 0 {
 			c.mu.Lock()
@@ -670,6 +685,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 		cpu, err := execute(ctx, o, hash, todo, f, stderr)
 		side.RunTime, side.Ran, side.Reused = cpu.sim.Seconds(), cpu.ran, cpu.reused
 		side.Parse, side.TrailingZeros, side.DegenerateEMax = cpu.parse.Seconds(), cpu.zeros, cpu.eMax
+		side.MalformedLines = cpu.skipped
 		if err != nil {
 			return side, err
 		}
@@ -690,6 +706,7 @@ type cpuUse struct {
 	sim, parse  time.Duration
 	ran, reused int
 	zeros       map[string]int64               // traceCache.zeros
+	skipped     map[string]cli.Skipped         // traceCache.skipped
 	eMax        map[string]*cli.DegenerateEMax // traceCache.eMax
 }
 
@@ -702,6 +719,7 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cache := newTraceCache(o.traces, todo)
+	cache.lenient = o.spec.Lenient
 	type result struct {
 		k      int
 		line   []byte
@@ -778,7 +796,7 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 	use.parse = cache.parse
 	use.eMax = cache.eMaxReached()
 	cache.mu.Lock()
-	use.zeros = cache.zeros
+	use.zeros, use.skipped = cache.zeros, cache.skipped
 	cache.mu.Unlock()
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
@@ -787,6 +805,21 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 		firstErr = fmt.Errorf("interrupted after %d of %d runs (run again to resume)", next, len(todo))
 	}
 	return use, firstErr
+}
+
+// readTrace is cli.ReadLog, lenient (the spec's "lenient") skipping the
+// malformed lines, counted; strict, a malformed line's error says that
+// "lenient" skips it (sweep's words for cli.LenientHint's).
+func readTrace(path string, lenient bool) (*swf.Header, []swf.Job, cli.Skipped, int64, error) {
+	if lenient {
+		h, jobs, st, zeros, err := cli.ReadLogLenient(path, true)
+		return h, jobs, cli.SkippedOf(st), zeros, err
+	}
+	h, jobs, zeros, err := cli.ReadLog(path)
+	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) {
+		err = fmt.Errorf("%w (\"lenient\": true in the spec skips malformed lines, counted and reported)", err)
+	}
+	return h, jobs, cli.Skipped{}, zeros, err
 }
 
 // degenerateEMax is the log's largest estimate if it is one corrupt value

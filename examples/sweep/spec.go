@@ -50,6 +50,13 @@ type Spec struct {
 	// HeelToe adds the heel-and-toe measure (HeelToe, Table 4.11) to every
 	// run's summary.
 	HeelToe bool `json:"heel_toe,omitempty"`
+	// Lenient skips the malformed lines of every trace, counted and said
+	// per trace by run (its summary and sidecar), as simulate's -lenient;
+	// without it a malformed line is an error. In the spec, not a flag of
+	// run: the hash covers it, so a shard is resumed, merged and run by
+	// the generated Slurm script reading its traces the same way (absent
+	// when false: the hash of a spec without it is as it was).
+	Lenient bool `json:"lenient,omitempty"`
 }
 
 // Trace is one log of a sweep.

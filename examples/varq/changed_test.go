@@ -121,7 +121,7 @@ func TestNoNumbersSameCells(t *testing.T) {
 	if testing.Short() {
 		t.Skip("four VARQ simulations of 8,000 jobs of CTC-SP2")
 	}
-	w, err := loadWorkload(tracetest.Path(t, tracetest.CTC), 8000, 0)
+	w, err := loadWorkload(tracetest.Path(t, tracetest.CTC), 8000, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func writeLog(t *testing.T, n int, id func(int) int) string {
 // makespan read +9166.6%.
 func TestDuplicateNumbers(t *testing.T) {
 	path := writeLog(t, 200, func(i int) int { return 1 + i%50 })
-	w, err := loadWorkload(path, 0, 0)
+	w, err := loadWorkload(path, 0, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,16 @@
 // and the used/required allocation ratio, beside the thesis's cell. See
 // README.md for the results and the gaps.
 //
+// Parsing is strict unless -lenient is given; then malformed lines are
+// skipped, counted and reported under each log's heading (-json: also
+// "malformed_lines_skipped" and "skipped", of all logs).
+//
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
 // usage error.
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -60,13 +65,14 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	noAvail := fs.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
 	crowd := fs.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see agent.Config.Crowd")
 	plot := fs.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
+	lenient := fs.Bool("lenient", false, "skip malformed trace lines (counted and reported) instead of failing")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
 	err = cli.ParseTrace(fs, args, usage, stdout, traces, ",")
 	if err != nil {
 		return err
 	}
-	opt := options{jobs: *jobs, machine: *machine, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr}
+	opt := options{jobs: *jobs, machine: *machine, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr, lenient: *lenient}
 	if *diag {
 		opt.diag = stderr
 	}
@@ -126,6 +132,20 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 		defer opt.bar.Done()
 	}
 	w, flush := cli.Output(stdout, *asJSON)
+	if *lenient && *asJSON {
+		// -json is the markdown's sections (each log's note of its lines
+		// skipped among its text); the lines skipped of all logs are keyed
+		// beside them in the other commands' keys, only with -lenient
+		// (without it the output is as it was).
+		var b bytes.Buffer
+		opt.skipped = &cli.Skipped{}
+		w, flush = &b, func() error {
+			return cli.WriteJSON(stdout, struct {
+				cli.ReportJSON
+				*cli.Skipped
+			}{cli.Report(b.String()), opt.skipped})
+		}
+	}
 	if err := reproduce(w, opt); err != nil {
 		return err
 	}
@@ -174,6 +194,8 @@ type options struct {
 	crowd    string
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64
-	plot               string     // directory for the -plot figure ("": none)
-	probe              *trajProbe // set by run for the cell that draws it
+	plot               string       // directory for the -plot figure ("": none)
+	probe              *trajProbe   // set by run for the cell that draws it
+	lenient            bool         // -lenient: skip malformed lines, counted
+	skipped            *cli.Skipped // the lines skipped of every log (-lenient -json); nil: not kept
 }

@@ -76,7 +76,7 @@ func TestCommonStartTimesCauseTheGap(t *testing.T) {
 
 func blueSlice(t *testing.T, n int) workload {
 	t.Helper()
-	w, err := loadWorkload(tracetest.Path(t, tracetest.SDSCBlue), n, 0)
+	w, err := loadWorkload(tracetest.Path(t, tracetest.SDSCBlue), n, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestCrowdAwareMeetsTheTenPercentTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trace simulation")
 	}
-	sp2, err := loadWorkload(tracetest.Path(t, tracetest.SDSCSP2), 0, 0)
+	sp2, err := loadWorkload(tracetest.Path(t, tracetest.SDSCSP2), 0, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (st *study) load(l logSpec) workload {
 	if w, ok := st.loads[l]; ok || st.err != nil {
 		return w
 	}
-	w, err := loadWorkload(filepath.Join(st.dir, l.trace), l.jobs, 0)
+	w, err := loadWorkload(filepath.Join(st.dir, l.trace), l.jobs, 0, false)
 	if err != nil {
 		st.err = err
 	}

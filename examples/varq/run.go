@@ -23,19 +23,21 @@ type workload struct {
 	size     int64
 	sizeFrom string // "-machine", "header MaxProcs" or "header MaxNodes"
 	jobs     []swf.Job
-	excluded int   // not sane
-	dups     int   // sane jobs under a number an earlier one has (duplicate ID)
-	cut      int   // sane jobs beyond -jobs
-	zeros    int64 // zero bytes after the log's last gzip member, ignored
+	excluded int       // not sane
+	dups     int       // sane jobs under a number an earlier one has (duplicate ID)
+	cut      int       // sane jobs beyond -jobs
+	zeros    int64     // zero bytes after the log's last gzip member, ignored
+	read     swf.Stats // the reader's counts: with -lenient, the malformed lines skipped
 }
 
 // loadWorkload reads the log at path for a machine of machine processors,
 // or of its header's size when machine is 0. A log without a size (one
 // converted from Alibaba's GPU pod list) needs -machine: its jobs do not
 // tell the machine (the largest is a bound from below, and a machine of
-// its size would run one job at a time), so none is guessed.
-func loadWorkload(path string, limit int, machine int64) (workload, error) {
-	h, jobs, zeros, err := cli.ReadLog(path)
+// its size would run one job at a time), so none is guessed. lenient
+// skips malformed lines, counted in the workload's read (-lenient).
+func loadWorkload(path string, limit int, machine int64, lenient bool) (workload, error) {
+	h, jobs, read, zeros, err := cli.ReadLogLenient(path, lenient)
 	if err != nil {
 		return workload{}, err
 	}
@@ -56,7 +58,7 @@ func loadWorkload(path string, limit int, machine int64) (workload, error) {
 		}
 	}
 	sane, rep := sanitize.Sane(jobs, size)
-	w := workload{name: filepath.Base(path), size: size, sizeFrom: from, excluded: len(rep.Excluded), zeros: zeros}
+	w := workload{name: filepath.Base(path), size: size, sizeFrom: from, excluded: len(rep.Excluded), zeros: zeros, read: read}
 	// A number already read names another job: the simulator would reject
 	// it (sched counts it as a duplicate ID) in the run without VARQ but
 	// not when the agent submits it under a new number, and the two runs
@@ -67,7 +69,7 @@ func loadWorkload(path string, limit int, machine int64) (workload, error) {
 		if w.excluded > 0 {
 			why = ": " + cli.Reasons(cli.ByReason(rep))
 		}
-		return workload{}, fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane%s)", path, len(jobs), w.excluded, why)
+		return workload{}, cli.NothingLeft(fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane%s)", path, len(jobs), w.excluded, why), read)
 	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	if limit > 0 && len(sane) > limit {
@@ -208,6 +210,8 @@ func (o *observer) OnStart(now int64, j *swf.Job, _ bool) {
 func (o *observer) OnEnd(int64, *swf.Job, bool)          {}
 func (o *observer) OnReservation(int64, *swf.Job, int64) {}
 
+// reproduce prints every log's table; with -lenient, the malformed lines
+// skipped are added to opt.skipped.
 func reproduce(out io.Writer, opt options) error {
 	if opt.fractions == nil {
 		opt.fractions = fractions
@@ -217,9 +221,12 @@ func reproduce(out io.Writer, opt options) error {
 	}
 	for _, p := range opt.paths {
 		opt.stage(filepath.Base(p) + " without VARQ")
-		w, err := loadWorkload(p, opt.jobs, opt.machine)
+		w, err := loadWorkload(p, opt.jobs, opt.machine, opt.lenient)
 		if err != nil {
 			return err
+		}
+		if opt.skipped != nil {
+			opt.skipped.Add(w.name, w.read, len(opt.paths) > 1)
 		}
 		base, err := simulate(w, 0, 0.5, opt)
 		if err != nil {
@@ -287,6 +294,9 @@ func printHeader(out io.Writer, w workload, base cell, crowd string) {
 		w.name, w.size, from, len(w.jobs), w.excluded, dups, w.cut)
 	if w.zeros > 0 {
 		fmt.Fprintf(out, "(%s.)\n\n", cli.PaddingNote(w.zeros))
+	}
+	if note := cli.SkippedOf(w.read).Note(); note != "" {
+		fmt.Fprintf(out, "(%s.)\n\n", note)
 	}
 	rejected := ""
 	if len(base.rejected) > 0 {

@@ -83,6 +83,17 @@ func NoJobLines(name string, st swf.Stats) error {
 	return err
 }
 
+// NothingLeft is err, the error of a log left with nothing to work on
+// after it was read (no job with a wait, no sane job), with the malformed
+// lines a lenient read skipped, if any ("; 3 malformed lines skipped
+// (-lenient)"): they may have been the jobs it missed.
+func NothingLeft(err error, st swf.Stats) error {
+	if st.Skipped == 0 {
+		return err
+	}
+	return fmt.Errorf("%w; %d malformed lines skipped (-lenient)", err, st.Skipped)
+}
+
 // Skipped is a lenient read's skipped lines as a report says them: in
 // -json under swfstat's keys, the count and the errors kept (the first
 // 100; a command's JSON object embeds it), in text Note's line.
@@ -111,6 +122,24 @@ func SkippedOf(st swf.Stats) Skipped {
 		s.Errors = append(s.Errors, e.Error())
 	}
 	return s
+}
+
+// Add adds the lines st skipped in the log named name to s, for a
+// command reading several logs (varq's, coalloc's): the errors kept stay
+// the first 100 (the reader's bound), each prefixed "name: " when named
+// (more than one log: which log the line is in).
+func (s *Skipped) Add(name string, st swf.Stats, named bool) {
+	s.Lines += st.Skipped
+	for _, e := range st.Errors {
+		if len(s.Errors) == 100 {
+			break
+		}
+		w := e.Error()
+		if named {
+			w = name + ": " + w
+		}
+		s.Errors = append(s.Errors, w)
+	}
 }
 
 // PaddingNote is the report's note of z zero bytes after the last gzip

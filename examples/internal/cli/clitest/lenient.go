@@ -121,3 +121,22 @@ func Lenient(t *testing.T, c LenientCase) {
 		t.Errorf("-lenient -json printed no object")
 	}
 }
+
+// NothingLeft checks a command's error for a -lenient log left with
+// nothing to work on: one malformed job line, skipped, and one job with
+// no wait, run time or size (64 processors). c.Args(path) with -lenient
+// must fail (exit 1) with want, the command's own words, and the lines
+// skipped (cli.NothingLeft's "; 1 malformed lines skipped (-lenient)").
+func NothingLeft(t *testing.T, c LenientCase, want string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "nothing-left.swf")
+	log := "; MaxNodes: 64\n; MaxProcs: 64\n" + malformedLine + "\n" +
+		"12 6600 -1 -1 -1 -1 -1 -1 -1 -1 1 1 1 1 1 1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := Exec(c.Run, "", append(c.Args(path), "-lenient")...)
+	if says := "; 1 malformed lines skipped (-lenient)"; r.Code != cli.ExitError || !strings.Contains(r.Stderr, want) || !strings.Contains(r.Stderr, says) {
+		t.Errorf("-lenient, nothing left: exit %d, stderr %q; want exit 1 saying %q and %q", r.Code, r.Stderr, want, says)
+	}
+}
