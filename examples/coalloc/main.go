@@ -26,7 +26,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -113,21 +112,11 @@ func command(args []string, stdout, stderr io.Writer) error {
 		opt.bar, opt.progress = progress.New(stderr, true, float64(len(table62))), nil
 		defer opt.bar.Done()
 	}
-	w, flush := cli.Output(stdout, *asJSON)
-	if *lenient && *asJSON {
-		// -json is the markdown's sections; the lines skipped of all
-		// logs (each said on standard error with the jobs left out) are
-		// keyed beside them in the other commands' keys, only with
-		// -lenient (without it the output is as it was).
-		var b bytes.Buffer
-		opt.skipped = &cli.Skipped{}
-		w, flush = &b, func() error {
-			return cli.WriteJSON(stdout, struct {
-				cli.ReportJSON
-				*cli.Skipped
-			}{cli.Report(b.String()), opt.skipped})
-		}
-	}
+	// -json is the markdown's sections; with -lenient, the lines skipped
+	// of all logs (each said on standard error with the jobs left out) are
+	// keyed beside them.
+	w, flush, skipped := cli.OutputSkipped(stdout, *asJSON, *lenient)
+	opt.skipped = skipped
 	if err := reproduce(w, opt); err != nil {
 		return err
 	}

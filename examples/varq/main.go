@@ -23,7 +23,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -131,21 +130,11 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 		opt.bar, opt.progress = progress.New(stderr, true, float64(len(opt.paths)*(1+fr*tg))), nil
 		defer opt.bar.Done()
 	}
-	w, flush := cli.Output(stdout, *asJSON)
-	if *lenient && *asJSON {
-		// -json is the markdown's sections (each log's note of its lines
-		// skipped among its text); the lines skipped of all logs are keyed
-		// beside them in the other commands' keys, only with -lenient
-		// (without it the output is as it was).
-		var b bytes.Buffer
-		opt.skipped = &cli.Skipped{}
-		w, flush = &b, func() error {
-			return cli.WriteJSON(stdout, struct {
-				cli.ReportJSON
-				*cli.Skipped
-			}{cli.Report(b.String()), opt.skipped})
-		}
-	}
+	// -json is the markdown's sections (each log's note of its lines
+	// skipped among its text); with -lenient, the lines skipped of all
+	// logs are keyed beside them.
+	w, flush, skipped := cli.OutputSkipped(stdout, *asJSON, *lenient)
+	opt.skipped = skipped
 	if err := reproduce(w, opt); err != nil {
 		return err
 	}

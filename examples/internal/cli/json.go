@@ -29,6 +29,27 @@ func Output(stdout io.Writer, asJSON bool) (w io.Writer, flush func() error) {
 	return &b, func() error { return WriteJSON(stdout, Report(b.String())) }
 }
 
+// OutputSkipped is Output for a command that reads logs with -lenient
+// (varq, coalloc): with lenient and asJSON, the sections are written
+// with the lines skipped of all logs keyed beside them in the other
+// commands' keys (malformed_lines_skipped, skipped), gathered in the
+// returned *Skipped; otherwise it is Output, and the *Skipped is nil (not
+// kept), so that the output without -lenient is as it was.
+func OutputSkipped(stdout io.Writer, asJSON, lenient bool) (w io.Writer, flush func() error, skipped *Skipped) {
+	if !lenient || !asJSON {
+		w, flush = Output(stdout, asJSON)
+		return w, flush, nil
+	}
+	var b bytes.Buffer
+	skipped = &Skipped{}
+	return &b, func() error {
+		return WriteJSON(stdout, struct {
+			ReportJSON
+			*Skipped
+		}{Report(b.String()), skipped})
+	}, skipped
+}
+
 // A ReportJSON is a markdown report as data: its sections in order.
 type ReportJSON struct {
 	Sections []Section `json:"sections"`
