@@ -227,9 +227,6 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	if nodesFile != "" {
 		var rep convert.Report
 		if info.nodes, rep, err = cli.ReadNodes(nodesFile, lenient); err != nil {
-			if pe := (*convert.ParseError)(nil); errors.As(err, &pe) { // (strict: -lenient skips the line)
-				err = fmt.Errorf("%w (-lenient skips malformed lines, counted and reported)", err)
-			}
 			return nil, info, err
 		}
 		info.nodesSkipped, info.nodesAnomalies = rep.Skipped, rep.Anomalies

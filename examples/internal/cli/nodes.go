@@ -33,6 +33,11 @@ func ReadNodes(path string, lenient bool) ([]swf.Node, convert.Report, error) {
 		return nil, rep, fmt.Errorf("-nodes %s: not a node list (line %d: %q); want an Alibaba node list (sn,cpu_milli,memory_mib,gpu,model) or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",
 			path, fe.Line, fe.Sample)
 	case err != nil:
+		if pe := (*convert.ParseError)(nil); errors.As(err, &pe) {
+			// Strict (the commands reading -nodes have -lenient, which
+			// skips such a line): say so, as of a trace's (LenientHint).
+			err = fmt.Errorf("%w (-lenient skips malformed lines, counted and reported)", err)
+		}
 		if strings.Contains(err.Error(), path) {
 			return nil, rep, err
 		}
