@@ -210,3 +210,35 @@ func TestReadmeCoalloc(t *testing.T) {
 		t.Errorf("README.md's coalloc row should say %q (examples/coalloc/README.md, region default)", want)
 	}
 }
+
+// TestReadmeLinks checks that every relative link of the top-level
+// markdown (the README, the examples' READMEs, docs/*.md) names a file
+// or directory that exists, relative to the file that holds it: text
+// moved from one file to another keeps links that pointed from the old
+// place (docs/performance-history.md had two, from the root README).
+func TestReadmeLinks(t *testing.T) {
+	files := []string{"README.md", "CHANGELOG.md"}
+	for _, g := range []string{"examples/*/README.md", "docs/*.md"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	link := regexp.MustCompile(`\]\(([^)#\s]+)(?:#[^)\s]*)?\)`)
+	for _, f := range files {
+		doc, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(doc), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(f), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist relative to it", f, target)
+			}
+		}
+	}
+}

@@ -57,7 +57,9 @@ type Config struct {
 	// BoundedSlowdownThreshold is the τ of max(1, (w+r)/max(τ, r)); 0 means 10 s.
 	BoundedSlowdownThreshold int64
 	// MaxEstimate replaces missing user estimates (S6). 0 means the largest
-	// estimate among the loaded jobs; if no job has one, e := r.
+	// estimate of every line given to the simulation (Load's and Submit's
+	// so far), the lines rejected as not sane included; if no line has
+	// one, e := r.
 	MaxEstimate int64
 	// ShadowTies adds to EASY's extra processors every running job whose
 	// predicted end equals the shadow, not only the first one that frees

@@ -129,3 +129,24 @@ func TestEstimateFor(t *testing.T) {
 		t.Errorf("after an estimate of 500: %d, want 500", got)
 	}
 }
+
+// S6's largest estimate is of every line given to the simulation, a line
+// rejected as not sane included (Config.MaxEstimate's doc): a job without
+// an estimate gets a rejected line's larger one.
+func TestMaxEstimateCountsRejectedLines(t *testing.T) {
+	jobs := []swf.Job{
+		job(1, 0, 100, 0, 5000), // no size: rejected, its estimate counts
+		job(2, 1, 50, 2, 300),
+		job(3, 2, 40, 2, -1), // no estimate: gets 5000, not 300
+	}
+	res, err := sched.Run(context.Background(), sched.EASY(4), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 2 {
+		t.Fatalf("%d records, want 2 (job 1 rejected)", len(res.Records))
+	}
+	if got := res.Records[1].Estimate; got != 5000 {
+		t.Errorf("job 3's estimate %d, want 5000 (the rejected line's)", got)
+	}
+}
