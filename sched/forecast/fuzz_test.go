@@ -161,3 +161,28 @@ func FuzzForecast(f *testing.F) {
 		check("what-if", []int64{at}, err, []swf.Job{what})
 	})
 }
+
+// A machine above the 2^40 processors sched simulates (FuzzForecast's
+// seed 1736cbb308c177dc) failed with sched's own error, no bad snapshot;
+// NewOnline took it, and its replay failed at the first simulated
+// question. Both are bad snapshots; 2^40 itself runs.
+func TestMachineAboveMax(t *testing.T) {
+	f, err := New(Config{Estimates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{maxMachine + 1, math.MaxInt64} {
+		if got, err := f.Forecast(context.Background(), &Snapshot{Now: 100, MachineSize: size}); !errors.Is(err, errSnapshot) {
+			t.Errorf("machine of %d: %v, %v; want a bad snapshot", size, got, err)
+		}
+		if _, err := NewOnline(Config{}, size); !errors.Is(err, errSnapshot) {
+			t.Errorf("NewOnline(%d): %v; want a bad snapshot", size, err)
+		}
+	}
+	if _, err := f.Forecast(context.Background(), &Snapshot{Now: 100, MachineSize: maxMachine}); err != nil {
+		t.Errorf("machine of 2^40: %v", err)
+	}
+	if _, err := NewOnline(Config{}, maxMachine); err != nil {
+		t.Errorf("NewOnline(2^40): %v", err)
+	}
+}
