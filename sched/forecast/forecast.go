@@ -15,7 +15,8 @@ import (
 //
 // Jobs are SWF lines, so a log replay and a live feed fill them alike.
 // Now is within 0..2^40 s (sanitize.MaxTime: sched drops a job arriving
-// later, so every start would read −1). A running job needs Submit + Wait (its start), its size (AllocProcs or
+// later, so every start would read −1), MachineSize within 1..2^40 (what
+// sched simulates). A running job needs Submit + Wait (its start), its size (AllocProcs or
 // ReqProcs), ReqTime (the user's estimate; −1 if unknown) and User (for
 // history run-time predictors). A waiting job needs its size, ReqTime and
 // User; Waiting is in the scheduler's order (highest priority first), which
@@ -164,9 +165,9 @@ const maxMachine = 1 << 40
 // Forecast returns the predicted start of each waiting job of s (in
 // s.Waiting's order): an instant ≥ s.Now, or −1 for a job the simulation
 // cannot place (larger than the machine). A snapshot it cannot simulate
-// (see Snapshot: no machine, Now outside 0..2^40 s, a running job without
-// a start ≤ Now or a size, or one no node holds) is an error naming the
-// cause, never a −1.
+// (see Snapshot: no machine or one above 2^40 processors, Now outside
+// 0..2^40 s, a running job without a start ≤ Now or a size, or one no node
+// holds) is an error naming the cause, never a −1.
 func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error) {
 	if err := f.simulate(ctx, s, nil, len(s.Running), len(s.Waiting)); err != nil {
 		return nil, err
@@ -228,6 +229,10 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 		return fmt.Errorf("%w: machine size %d, but the nodes have %d cores", errSnapshot, s.MachineSize, f.cores)
 	case f.cores == 0 && s.MachineSize <= 0:
 		return fmt.Errorf("%w: machine size %d", errSnapshot, s.MachineSize)
+	case s.MachineSize > maxMachine:
+		// sched takes no more (and the running jobs' processors are held
+		// at it): its error named no bad snapshot.
+		return fmt.Errorf("%w: machine size %d above 2^40", errSnapshot, s.MachineSize)
 	case s.Now < 0 || s.Now > sanitize.MaxTime:
 		// Every job arrives at Now, and sched drops a submit time past
 		// MaxTime: each forecast would be −1, "cannot run", without error.

@@ -115,8 +115,8 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		machineSize = f.cores
 	case f.cores > 0 && machineSize != f.cores:
 		return nil, fmt.Errorf("%w: machine size %d, but the nodes have %d cores", errSnapshot, machineSize, f.cores)
-	case machineSize <= 0:
-		return nil, fmt.Errorf("%w: machine size %d", errSnapshot, machineSize)
+	case machineSize <= 0 || machineSize > maxMachine:
+		return nil, fmt.Errorf("%w: machine size %d outside 1..2^40", errSnapshot, machineSize)
 	}
 	if cfg.Train == 0 {
 		cfg.Train = 200
