@@ -210,13 +210,21 @@ func FuzzPredictors(f *testing.F) {
 	// −1 and 2^63 − 1, sizes ≤ 0, partial median windows.
 	f.Add(uint16(3<<4|2<<7|1<<10), slices.Concat(op(1, 0, 5, 5, 5, 6, 6), op(1, 0, 5, 5, 5, 6, 6), op(0, 0, 7, 0, 5, 5, 7),
 		op(1, 4, 0, 15, 6, 0, 0), op(0, 4, 1, 0, 6, 0, 0), op(0, 4, 1, 0, 0, 4, 0)))
-	// A long sequence of one user, immediate windows of 3 over two
-	// estimates, keys out of order, by termination time.
-	var long []byte
-	for i := range 60 {
-		long = append(long, op(byte(i%3)&1, 16, byte(200-i), byte(130+i), byte(140+i%2), 40, byte(16+i))...)
+	// Long sequences of one user, keys repeated and out of order, run
+	// times about the estimate: EASY++'s window (the pair paths), and
+	// immediate windows of 3 with now and then another estimate.
+	var pair, imm []byte
+	for i := range 90 {
+		est := byte(140)
+		if i%7 == 6 {
+			est = 141
+		}
+		o := op(byte(i%3)&1, 16, byte(16+i*5%4), byte(128+i*7%25), est, 40, byte(16+i))
+		pair = append(pair, o...)
+		imm = append(imm, o...)
 	}
-	f.Add(uint16(3|2<<4|1<<12), long)
+	f.Add(uint16(0), pair)
+	f.Add(uint16(3|2<<4), imm)
 	f.Fuzz(func(t *testing.T, c uint16, data []byte) {
 		ops := fuzzOps(data)
 		cfg := fuzzConfig(c)
