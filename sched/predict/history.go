@@ -78,7 +78,8 @@ func (c HistoryConfig) Validate() error {
 
 // UserHistory is the user-history runtime predictor of EASY+/EASY++ (§6.2,
 // the whole §6.6 family). The prediction is never larger than the estimate:
-// the job would be killed at e anyway. O(N) per event.
+// the job would be killed at e anyway. An estimate ≤ 0 is none (sched fills
+// one in before it predicts) and caps nothing. O(N) per event.
 type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType
