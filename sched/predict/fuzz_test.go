@@ -56,8 +56,8 @@ func fuzzOps(data []byte) []fuzzOp {
 	return ops
 }
 
-// fuzzUser is a user number: the first of the map's numbers (at and past
-// 2^16, or negative) or one of the dense ones.
+// fuzzUser is a user number: one at the edges of UserHistory's dense
+// slice and its map (−1, 2^16 − 1, 2^16, ±extremes) or one of 0..31.
 func fuzzUser(b byte) int64 {
 	switch b % 8 {
 	case 0:
