@@ -78,7 +78,8 @@ func (c HistoryConfig) Validate() error {
 
 // UserHistory is the user-history runtime predictor of EASY+/EASY++ (§6.2,
 // the whole §6.6 family). The prediction is never larger than the estimate:
-// the job would be killed at e anyway. O(N) per event.
+// the job would be killed at e anyway. An estimate ≤ 0 is none (sched fills
+// one in before it predicts) and caps nothing. O(N) per event.
 type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType
@@ -208,12 +209,15 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 
 func (h *UserHistory) fallback(u *userState, e int64) int64 {
 	if h.cfg.RelativeFallback && u != nil && u.accN > 0 {
-		// The mean accuracy is at most 1, but float64(e) rounds up near
-		// 2^63 (e = 2^63 − 1 is 2^63), whose conversion wraps: e it is.
-		if p := float64(e) * u.accS / float64(u.accN); p < float64(e) || e <= 0 {
-			return int64(p)
+		// The mean accuracy is at most 1, so e·a lies between 0 and e,
+		// but float64(e) rounds away from zero (e = 2^63 − 1 is 2^63,
+		// whose conversion wraps; e = −(2^63 − 1) is −2^63, below e):
+		// at or past float64(e), e it is.
+		p := float64(e) * u.accS / float64(u.accN)
+		if e > 0 && p >= float64(e) || e < 0 && p <= float64(e) {
+			return e
 		}
-		return e
+		return int64(p)
 	}
 	return e
 }

@@ -69,6 +69,11 @@ func TestHistoryFallbackNoWrap(t *testing.T) {
 	if p := h.Predict(pj(1, 4, 0, math.MaxInt64), 4); p != math.MaxInt64 {
 		t.Errorf("relative fallback of 2^63 − 1 at accuracy 1: %d, want 2^63 − 1", p)
 	}
+	// Nor is a negative estimate's fallback below it: float64(−(2^63 − 1))
+	// is −2^63, which converted back was −2^63 (FuzzPredictors).
+	if p := h.Predict(pj(1, 4, 0, -math.MaxInt64), 4); p != -math.MaxInt64 {
+		t.Errorf("relative fallback of −(2^63 − 1) at accuracy 1: %d, want −(2^63 − 1)", p)
+	}
 }
 
 func TestX2NoWrap(t *testing.T) {
