@@ -626,7 +626,16 @@ func (s *Service) formOverlong(w http.ResponseWriter, r *http.Request, why error
 		}
 		i += j + 1
 	}
-	v, _ := url.ParseQuery(raw[:min(cut, maxQuery)]) // a bad pair is left out, as by URL.Query
+	// The part read is read as predictPage reads a query within the
+	// bounds: a pair of the form's that cannot be read is a 400 naming
+	// it, not left out (url.ParseQuery skips it: ?cores=%zz and 300
+	// queues showed the form with cores back at 1).
+	read := raw[:min(cut, maxQuery)]
+	if err := query(read).check(formParams...); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	v, _ := url.ParseQuery(read) // no pair of the form's is left out: checked
 	msg := fmt.Sprintf("the form's address is too long for the service to read (%v), with %d queues chosen: choose at most %d", why, locs, maxLocations)
 	if locs <= maxLocations {
 		msg = fmt.Sprintf("the form's address is too long for the service to read (%v)", why)
