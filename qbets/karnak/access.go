@@ -134,55 +134,79 @@ func digestOf(evs []Event) string {
 	return itoa(len(evs)) + ":" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// batchLog remembers the last n batch ids with their digests and
-// systems, oldest first out.
+// batchLog remembers the last n batches by id, digest and systems,
+// oldest first out. An id is its writer's within the systems its batch
+// touched: the same id on other systems is another batch (another feed's
+// of its own systems), not a conflict. One namespace for every writer
+// let a token of one system claim an id that a feed of another would
+// send (its batch then a 409, dropped for good by slurmfeed) and learn
+// which ids the others had used (TestBatchIDsPerSystem).
 type batchLog struct {
 	n     int
-	order *list.List // of string ids, oldest at the front
-	m     map[string]*batchEntry
+	order *list.List // of *batchEntry, oldest at the front
+	m     map[string][]*batchEntry
 }
 
 type batchEntry struct {
-	digest  string
-	systems []string
-	el      *list.Element
+	id, digest string
+	systems    []string
+	el         *list.Element
 }
 
 func (b *batchLog) init(n int) {
-	b.n, b.order, b.m = n, list.New(), map[string]*batchEntry{}
+	b.n, b.order, b.m = n, list.New(), map[string][]*batchEntry{}
 }
 
-func (b *batchLog) get(id string) (string, bool) {
-	e := b.m[id]
-	if e == nil {
-		return "", false
+// lookup reports whether the batch id of these events (digest) is
+// stored, and, if not, whether id names another batch that touched one
+// of systems: a conflict.
+func (b *batchLog) lookup(id, digest string, systems func(string) bool) (stored, conflict bool) {
+	for _, e := range b.m[id] {
+		if e.digest == digest {
+			return true, false
+		}
+		conflict = conflict || slices.ContainsFunc(e.systems, systems)
 	}
-	return e.digest, true
+	return false, conflict
 }
 
 func (b *batchLog) add(id, digest, system string) {
-	e := b.m[id]
-	if e == nil {
+	es := b.m[id]
+	i := slices.IndexFunc(es, func(e *batchEntry) bool { return e.digest == digest })
+	if i < 0 {
 		if b.order.Len() >= b.n {
-			old := b.order.Remove(b.order.Front()).(string)
-			delete(b.m, old)
+			b.remove(b.order.Front().Value.(*batchEntry))
+			es = b.m[id]
 		}
-		e = &batchEntry{digest: digest}
-		e.el = b.order.PushBack(id)
-		b.m[id] = e
+		e := &batchEntry{id: id, digest: digest}
+		e.el = b.order.PushBack(e)
+		es = append(es, e)
+		b.m[id] = es
+		i = len(es) - 1
 	}
-	if !slices.Contains(e.systems, system) {
+	if e := es[i]; !slices.Contains(e.systems, system) {
 		e.systems = append(e.systems, system)
+	}
+}
+
+func (b *batchLog) remove(e *batchEntry) {
+	b.order.Remove(e.el)
+	es := slices.DeleteFunc(b.m[e.id], func(x *batchEntry) bool { return x == e })
+	if len(es) == 0 {
+		delete(b.m, e.id)
+	} else {
+		b.m[e.id] = es
 	}
 }
 
 // forget drops the batches that touched system (after Drop or Rewind,
 // a retry of them is stored again).
 func (b *batchLog) forget(system string) {
-	for id, e := range b.m {
-		if slices.Contains(e.systems, system) {
-			b.order.Remove(e.el)
-			delete(b.m, id)
+	for el := b.order.Front(); el != nil; {
+		next := el.Next()
+		if e := el.Value.(*batchEntry); slices.Contains(e.systems, system) {
+			b.remove(e)
 		}
+		el = next
 	}
 }

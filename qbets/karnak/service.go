@@ -269,7 +269,9 @@ type Ack struct {
 // bytes): a batch with the id of one already stored is acknowledged
 // again with the same Ack and stores nothing, if it holds the same
 // events (a retry after a lost acknowledgement), and is a conflict
-// otherwise. The service remembers the last 65,536 ids (a restart
+// otherwise if that batch touched one of this one's systems: an id is
+// its writer's within its systems, so the feeds of other systems cannot
+// claim it. The service remembers the last 65,536 batches (a restart
 // rebuilds them from the store, while their events are kept).
 func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	if !s.ready.Load() {
@@ -289,11 +291,21 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	digest := digestOf(evs)
 	ack := Ack{Batch: batch, Events: len(evs)}
 	if batch != "" {
-		if d, ok := s.batches.get(batch); ok {
-			if d != digest {
-				return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("batch: %q was already stored with other events", batch)}
+		var systems map[string]bool // of evs, made at the first id found
+		ours := func(sys string) bool {
+			if systems == nil {
+				systems = map[string]bool{}
+				for i := range evs {
+					systems[evs[i].System] = true
+				}
 			}
+			return systems[sys]
+		}
+		switch stored, conflict := s.batches.lookup(batch, digest, ours); {
+		case stored:
 			return ack, nil
+		case conflict:
+			return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("batch: %q was already stored with other events", batch)}
 		}
 	}
 	// Validate the whole batch against a dry run of the job bookkeeping
