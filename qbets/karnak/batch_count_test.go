@@ -47,3 +47,29 @@ func TestEventsCountedFirst(t *testing.T) {
 		t.Errorf("%d events: taken by the scan, want refused", maxEvents+1)
 	}
 }
+
+// A body whose value is not the object wanted (an array for a request,
+// a number for an event) is a 400 saying so, naming none of the
+// package's types: it said "cannot unmarshal array into the field  of
+// type karnak.jsonRequest".
+func TestBodyNotAnObject(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, body, want string }{
+		{"/karnak/waittime/prediction/", `[1,2,3]`, "body: malformed JSON: json: cannot unmarshal array: want an object\n"},
+		{"/karnak/starttime/prediction/", `"x"`, "body: malformed JSON: json: cannot unmarshal string: want an object\n"},
+		{"/karnak/events", `[1]`, "body: malformed JSON: json: cannot unmarshal number: want an object\n"},
+		{"/karnak/events", `{"events":[[]]}`, "body: malformed JSON: json: cannot unmarshal array into the field events: want an object\n"},
+	} {
+		r := httptest.NewRequest("POST", c.path, strings.NewReader(c.body))
+		r.Header.Set("Content-Type", "application/json")
+		r.RemoteAddr = "127.0.0.1:1234"
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		if w.Code != 400 || w.Body.String() != c.want {
+			t.Errorf("%s %s: %d %q, want 400 %q", c.path, c.body, w.Code, w.Body.String(), c.want)
+		}
+	}
+}
