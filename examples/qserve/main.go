@@ -217,7 +217,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
-	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; with -max-queues and -max-live-jobs, every system full must fit in 1 TiB: about 20 MiB a system, 80 KiB a queue, 1.5 KiB a live job)")
+	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; with -max-queues and -max-live-jobs, every system full must fit in 1 TiB: 19.9 MiB a system, 80 KiB a queue, 1.5 KiB a live job)")
 	maxQueues := fs.Int("max-queues", 0, "the most queues a system holds; an event naming one more is a 400 (0 = 64)")
 	maxLiveJobs := fs.Int("max-live-jobs", 0, "the most live jobs (submitted, not ended) a system holds; a submission past it is a 400 (0 = 262144)")
 	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (stored at it, counted); 0 = -max-skew; < 0: strict time order")

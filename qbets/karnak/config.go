@@ -33,7 +33,7 @@ type Config struct {
 	// needs a repair; < 0: events must arrive in time order. MaxSystems
 	// (256), MaxQueues per system (64) and MaxLiveJobs, the jobs submitted
 	// and not ended per system (262,144): every system full must fit in
-	// 1 TiB (about 20 MiB a system, 80 KiB a queue, 1.5 KiB a live job;
+	// 1 TiB (19.9 MiB a system, 80 KiB a queue, 1.5 KiB a live job;
 	// 102 GiB at the defaults), or Validate refuses them.
 	MaxSkew, MaxBackstep               int64
 	MaxSystems, MaxQueues, MaxLiveJobs int
@@ -113,7 +113,7 @@ const defaultPruneEvery = 10000
 // server's memory is a setting no service can honour, and nothing else
 // bounds it (the limits are counts, checked as events arrive; nothing
 // is allocated for them up front). The costs are upper bounds of what
-// TestLimitCosts measures: a system 300 KB empty and 20 MiB with its
+// TestLimitCosts measures: a system 300 KB empty and 19.9 MiB with its
 // two IBL bases full (ibl.DefaultMaxSize experiences each, about 0.9 KB
 // an experience with the history of the job that made it); a queue
 // 70 KB (its QBETS predictor and statistics); a waiting job 1 KB.
