@@ -66,3 +66,65 @@ func TestBatchIDsPerSystem(t *testing.T) {
 		}
 	}
 }
+
+// When the service remembers as many batches as it may, the system
+// charged with the most loses its oldest: one writer's flood of new ids
+// evicted every other system's with one list for all, and a feed's retry
+// after a lost acknowledgement was then stored again.
+func TestBatchIDsEvictFlooder(t *testing.T) {
+	ta := Token{Name: "a", Secret: "token-of-a-0123456789", Systems: []string{"a"}}
+	tb := Token{Name: "b", Secret: "token-of-b-0123456789", Systems: []string{"b"}}
+	st := &MemStore{}
+	s, err := NewServiceWith(st, func() int64 { return testNow }, Config{Rate: -1, Tokens: []Token{ta, tb}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 16
+	s.batches.init(n)
+	post := func(tk Token, body string) (int, string) {
+		r := httptest.NewRequest("POST", "/karnak/events", strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+tk.Secret)
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	batch := func(sys string, job int) string {
+		return fmt.Sprintf(`{"batch":"%[1]s/%[3]d","events":[{"kind":"submit","system":%[1]q,"job":%[3]d,"time":%[2]d,"queue":"q","cores":1,"wallTime":60}]}`,
+			sys, testNow-60, job)
+	}
+	for _, sys := range []string{"a", "b"} {
+		tk := map[string]Token{"a": ta, "b": tb}[sys]
+		q := fmt.Sprintf(`{"kind":"queue","system":%q,"queue":"q","time":%d,"cores":8,"wallTime":3600}`, sys, testNow-60)
+		if code, body := post(tk, q); code != 200 {
+			t.Fatalf("%s's queue: %d %q", sys, code, body)
+		}
+	}
+	for job := 1; job <= 4; job++ {
+		if code, body := post(tb, batch("b", job)); code != 200 {
+			t.Fatalf("b's batch %d: %d %q", job, code, body)
+		}
+	}
+	for job := 1; job <= 10*n; job++ {
+		if code, body := post(ta, batch("a", job)); code != 200 {
+			t.Fatalf("a's batch %d: %d %q", job, code, body)
+		}
+	}
+	if len(s.batches.m) != n { // (each id once)
+		t.Errorf("%d batches remembered, want %d", len(s.batches.m), n)
+	}
+	for job := 1; job <= 4; job++ {
+		m := st.Len()
+		if code, body := post(tb, batch("b", job)); code != 200 || st.Len() != m {
+			t.Errorf("b's retry of batch %d after a's flood: %d %q, %d stored, want 200 and nothing stored", job, code, body, st.Len()-m)
+		}
+	}
+	// a's last ids are remembered (n - 4 of them), its first are not.
+	m := st.Len()
+	if code, body := post(ta, batch("a", 10*n)); code != 200 || st.Len() != m {
+		t.Errorf("a's retry of its last batch: %d %q, %d stored, want 200 and nothing stored", code, body, st.Len()-m)
+	}
+	if code, _ := post(ta, batch("a", 1)); code == 200 && st.Len() == m {
+		t.Errorf("a's first batch still remembered after %d others", 10*n)
+	}
+}

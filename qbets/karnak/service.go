@@ -271,8 +271,10 @@ type Ack struct {
 // events (a retry after a lost acknowledgement), and is a conflict
 // otherwise if that batch touched one of this one's systems: an id is
 // its writer's within its systems, so the feeds of other systems cannot
-// claim it. The service remembers the last 65,536 batches (a restart
-// rebuilds them from the store, while their events are kept).
+// claim it. The service remembers 65,536 batches, when full forgetting
+// the oldest of the system (of a batch's first event) with the most, so
+// that one writer's new ids do not evict another's (a restart rebuilds
+// them from the store, while their events are kept).
 func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	if !s.ready.Load() {
 		return Ack{}, errNotReady
