@@ -73,3 +73,37 @@ func TestBodyNotAnObject(t *testing.T) {
 		}
 	}
 }
+
+// An array deeper than a batch's events (a field of an event) is no
+// count of events: a 400 naming the field, as for a short one, not a 413
+// saying "more than 20000 in one batch" for one event. It is skipped by
+// the decoder, not stored: the request allocates a few times its body.
+func TestEventsCountedOnlyEvents(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "[" + strings.Repeat(`{},`, maxEvents) + "{}]"
+	for _, body := range []string{
+		`{"batch":"b","events":[{"kind":` + long + `}]}`,
+		`[{"kind":"submit","user":` + long + `}]`,
+		`{"kind":"submit","system":` + long + `}`,
+		`{"events":[{"kind":"end"}],"batch":` + long + `}`,
+	} {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		r := httptest.NewRequest("POST", "/karnak/events", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.RemoteAddr = "127.0.0.1:1234"
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		runtime.ReadMemStats(&m1)
+		if w.Code != 400 || !strings.Contains(w.Body.String(), "cannot unmarshal array into the field ") {
+			t.Errorf("%.40s… (%d bytes): %d %.120q, want a 400 naming the field", body, len(body), w.Code, w.Body.String())
+		}
+		if a := m1.TotalAlloc - m0.TotalAlloc; a > 8*uint64(len(body)) {
+			t.Errorf("%.40s…: %d bytes allocated for a body of %d", body, a, len(body))
+		}
+	}
+}

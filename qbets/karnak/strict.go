@@ -36,6 +36,22 @@ func strictJSONValues(body []byte, values int) error {
 	return scanKeys(body, values)
 }
 
+// outer reports whether the innermost of stack is where a batch's
+// events are: the body's array, or its object's "events" (the last key
+// read, matched as encoding/json matches it). An array elsewhere, in an
+// event, is no count of events (it was a 413 saying "more than 20000 in
+// one batch" for one event); the decoder refuses it, naming its field,
+// and skips it without storing it (TestEventsCountedOnlyEvents).
+func outer(stack []keySet) bool {
+	switch o := &stack[0]; len(stack) {
+	case 1:
+		return true
+	case 2:
+		return !o.array && len(o.keys) > 0 && bytes.EqualFold(o.keys[len(o.keys)-1], []byte("events"))
+	}
+	return false
+}
+
 // errLongArray is the cause of a body refused for an array of more
 // values than strictJSONValues takes.
 var errLongArray = errors.New("body: an array of too many values")
@@ -112,7 +128,7 @@ func scanKeys(b []byte, values int) error {
 			}
 			if o := &stack[len(stack)-1]; !o.array {
 				o.expect = true
-			} else if o.values++; values > 0 && o.values >= values {
+			} else if o.values++; values > 0 && o.values >= values && outer(stack) {
 				return errLongArray
 			}
 		case '"':
