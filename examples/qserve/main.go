@@ -217,7 +217,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
-	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; a system costs up to 64 queues and 262,144 live jobs)")
+	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; with -max-queues and -max-live-jobs, every system full must fit in 1 TiB: 19.9 MiB a system, 80 KiB a queue, 1.5 KiB a live job)")
 	maxQueues := fs.Int("max-queues", 0, "the most queues a system holds; an event naming one more is a 400 (0 = 64)")
 	maxLiveJobs := fs.Int("max-live-jobs", 0, "the most live jobs (submitted, not ended) a system holds; a submission past it is a 400 (0 = 262144)")
 	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (stored at it, counted); 0 = -max-skew; < 0: strict time order")
@@ -276,6 +276,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if m.n < 0 {
 			return cli.Usagef("%s: %d, want ≥ 0 (0 = %d)", m.name, m.n, m.def)
 		}
+	}
+	// Their product too (karnak.Config.Validate): what the feeds may make
+	// the service hold at worst must fit in a server's memory (1 TiB), or
+	// the counts bound nothing.
+	if err := (karnak.Config{MaxSystems: *maxSystems, MaxQueues: *maxQueues, MaxLiveJobs: *maxLiveJobs}).Validate(); err != nil {
+		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(err.Error())
+		return cli.UsageError{Msg: "serve: " + msg}
 	}
 	if *fixed < 0 {
 		return cli.Usagef("now: %d, want Unix seconds ≥ 0 (0 = the wall clock)", *fixed)

@@ -92,3 +92,36 @@ func TestServeMaxQueuesLiveJobs(t *testing.T) {
 		}
 	}
 }
+
+// Counts whose worst case no server holds (karnak.Config.Validate: every
+// system full must fit in 1 TiB) are a usage error naming the three flags
+// and what they would hold, before the service listens; until this
+// change -max-live-jobs 1099511627776 was taken, as no limit at all.
+// One count raised with the others lowered to fit starts.
+func TestServeLimitsBounded(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-max-live-jobs", "1099511627776"}, "serve: -max-systems 256, -max-queues 64 and -max-live-jobs 1099511627776: every system full would hold"},
+		{[]string{"-max-systems", "100000"}, "-max-systems 100000, -max-queues 64 and -max-live-jobs 262144: every system full would hold 39 TiB, more than 1 TiB"},
+		{[]string{"-max-queues=9223372036854775807"}, "-max-queues 9223372036854775807"},
+	} {
+		var out, errb strings.Builder
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a service that started stops
+		err := run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", "", "-tokens", "off"}, c.args...), &out, &errb)
+		cancel()
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "lower one") || strings.Contains(errb.String(), "listening") {
+			t.Errorf("%q: %v (log %q), want a usage error with %q, before listening", c.args, err, errb.String(), c.want)
+		}
+	}
+	for _, args := range [][]string{{"-max-systems", "2000", "-max-live-jobs", "100000"}} { // (the defaults start in every other test)
+		var out, errb strings.Builder
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		err := run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", "", "-tokens", "off"}, args...), &out, &errb)
+		cancel()
+		if err != nil || !strings.Contains(errb.String(), "listening") {
+			t.Errorf("%q: %v (log %q), want the service started", args, err, errb.String())
+		}
+	}
+}

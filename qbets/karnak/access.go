@@ -134,55 +134,135 @@ func digestOf(evs []Event) string {
 	return itoa(len(evs)) + ":" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// batchLog remembers the last n batch ids with their digests and
-// systems, oldest first out.
+// batchLog remembers the last n batches by id, digest and systems. An
+// id is its writer's within the systems its batch touched: the same id
+// on other systems is another batch (another feed's of its own
+// systems), not a conflict. One namespace for every writer let a token
+// of one system claim an id that a feed of another would send (its
+// batch then a 409, dropped for good by slurmfeed) and learn which ids
+// the others had used (TestBatchIDsPerSystem).
+//
+// A batch is charged to the system of its first event, and when n are
+// remembered the oldest batch of the system charged with the most goes
+// first: oldest first out of one list for all let one writer's flood of
+// new ids evict every other system's (a feed's retry after a lost
+// acknowledgement then stored its events twice), and now evicts its
+// own once it holds the most (TestBatchIDsEvictFlooder). Each system
+// keeps at least n / (systems with batches) of its last ids.
 type batchLog struct {
-	n     int
-	order *list.List // of string ids, oldest at the front
-	m     map[string]*batchEntry
+	n, size int
+	m       map[string][]*batchEntry // by id
+	owners  map[string]*batchOwner   // by the system charged
+	byCount map[int]map[*batchOwner]bool
+	top     int // the most batches an owner holds
 }
 
 type batchEntry struct {
-	digest  string
-	systems []string
-	el      *list.Element
+	id, digest string
+	systems    []string
+	owner      *batchOwner
+	el         *list.Element // in owner.order
+}
+
+type batchOwner struct {
+	system string
+	order  *list.List // of *batchEntry, oldest at the front
 }
 
 func (b *batchLog) init(n int) {
-	b.n, b.order, b.m = n, list.New(), map[string]*batchEntry{}
+	b.n, b.size, b.top = n, 0, 0
+	b.m, b.owners, b.byCount = map[string][]*batchEntry{}, map[string]*batchOwner{}, map[int]map[*batchOwner]bool{}
 }
 
-func (b *batchLog) get(id string) (string, bool) {
-	e := b.m[id]
-	if e == nil {
-		return "", false
+// counted moves o from the owners of from batches to those of to (one
+// more or one less), keeping top.
+func (b *batchLog) counted(o *batchOwner, from, to int) {
+	if from > 0 {
+		delete(b.byCount[from], o)
+		if len(b.byCount[from]) == 0 {
+			delete(b.byCount, from)
+		}
 	}
-	return e.digest, true
+	if to > 0 {
+		if b.byCount[to] == nil {
+			b.byCount[to] = map[*batchOwner]bool{}
+		}
+		b.byCount[to][o] = true
+	}
+	b.top = max(b.top, to)
+	for b.top > 0 && len(b.byCount[b.top]) == 0 {
+		b.top--
+	}
+}
+
+// lookup reports whether the batch id of these events (digest) is
+// stored, and, if not, whether id names another batch that touched one
+// of systems: a conflict.
+func (b *batchLog) lookup(id, digest string, systems func(string) bool) (stored, conflict bool) {
+	for _, e := range b.m[id] {
+		if e.digest == digest {
+			return true, false
+		}
+		conflict = conflict || slices.ContainsFunc(e.systems, systems)
+	}
+	return false, conflict
 }
 
 func (b *batchLog) add(id, digest, system string) {
-	e := b.m[id]
-	if e == nil {
-		if b.order.Len() >= b.n {
-			old := b.order.Remove(b.order.Front()).(string)
-			delete(b.m, old)
+	es := b.m[id]
+	i := slices.IndexFunc(es, func(e *batchEntry) bool { return e.digest == digest })
+	if i < 0 {
+		if b.size >= b.n {
+			for o := range b.byCount[b.top] { // the owner of the most (any, if several)
+				b.remove(o.order.Front().Value.(*batchEntry))
+				break
+			}
+			es = b.m[id]
 		}
-		e = &batchEntry{digest: digest}
-		e.el = b.order.PushBack(id)
-		b.m[id] = e
+		o := b.owners[system]
+		if o == nil {
+			o = &batchOwner{system: system, order: list.New()}
+			b.owners[system] = o
+		}
+		e := &batchEntry{id: id, digest: digest, owner: o}
+		e.el = o.order.PushBack(e)
+		b.size++
+		b.counted(o, o.order.Len()-1, o.order.Len())
+		es = append(es, e)
+		b.m[id] = es
+		i = len(es) - 1
 	}
-	if !slices.Contains(e.systems, system) {
+	if e := es[i]; !slices.Contains(e.systems, system) {
 		e.systems = append(e.systems, system)
+	}
+}
+
+func (b *batchLog) remove(e *batchEntry) {
+	o := e.owner
+	o.order.Remove(e.el)
+	b.size--
+	b.counted(o, o.order.Len()+1, o.order.Len())
+	if o.order.Len() == 0 {
+		delete(b.owners, o.system)
+	}
+	es := slices.DeleteFunc(b.m[e.id], func(x *batchEntry) bool { return x == e })
+	if len(es) == 0 {
+		delete(b.m, e.id)
+	} else {
+		b.m[e.id] = es
 	}
 }
 
 // forget drops the batches that touched system (after Drop or Rewind,
 // a retry of them is stored again).
 func (b *batchLog) forget(system string) {
-	for id, e := range b.m {
-		if slices.Contains(e.systems, system) {
-			b.order.Remove(e.el)
-			delete(b.m, id)
+	for _, o := range b.owners {
+		for el := o.order.Front(); el != nil; {
+			next := el.Next()
+			if e := el.Value.(*batchEntry); slices.Contains(e.systems, system) {
+				b.remove(e)
+			}
+			el = next
 		}
 	}
 }

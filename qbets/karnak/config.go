@@ -32,7 +32,9 @@ type Config struct {
 	// running fast) then never locks its system's real events out, nor
 	// needs a repair; < 0: events must arrive in time order. MaxSystems
 	// (256), MaxQueues per system (64) and MaxLiveJobs, the jobs submitted
-	// and not ended per system (262,144).
+	// and not ended per system (262,144): every system full must fit in
+	// 1 TiB (19.9 MiB a system, 80 KiB a queue, 1.5 KiB a live job;
+	// 102 GiB at the defaults), or Validate refuses them.
 	MaxSkew, MaxBackstep               int64
 	MaxSystems, MaxQueues, MaxLiveJobs int
 
@@ -104,6 +106,49 @@ type Config struct {
 }
 
 const defaultPruneEvery = 10000
+
+// What MaxSystems, MaxQueues and MaxLiveJobs let the feeds make the
+// service hold, at worst (every system with its queues and live jobs,
+// its IBL bases full), must fit in maxLimitsBytes: more than one
+// server's memory is a setting no service can honour, and nothing else
+// bounds it (the limits are counts, checked as events arrive; nothing
+// is allocated for them up front). The costs are upper bounds of what
+// TestLimitCosts measures: a system 300 KB empty and 19.9 MiB with its
+// two IBL bases full (ibl.DefaultMaxSize experiences each, about 0.9 KB
+// an experience with the history of the job that made it); a queue
+// 70 KB (its QBETS predictor and statistics); a waiting job 1 KB.
+// The queues' QBETS histories grow with the jobs that started, up to
+// Config.History each, and are not counted. The defaults, 256 systems
+// of 64 queues and 262,144 live jobs, come to 102 GiB
+// (TestLimitsBounded).
+const (
+	systemBytes      = emptySystemBytes + 2*ibl.DefaultMaxSize*experienceBytes
+	emptySystemBytes = 352 << 10
+	experienceBytes  = 1024
+	queueBytes       = 80 << 10
+	liveJobBytes     = 1536
+	maxLimitsBytes   = 1 << 40 // 1 TiB
+)
+
+// limitsBytes is the memory of systems systems of queues queues and
+// live live jobs each, at the costs above (float64: the product of
+// three ints may not fit an int).
+func limitsBytes(systems, queues, live int) float64 {
+	return float64(systems) * (systemBytes + float64(queues)*queueBytes + float64(live)*liveJobBytes)
+}
+
+// bytesText is b in the largest binary unit under which it is ≥ 1.
+func bytesText(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for ; b >= 1024 && i < len(units)-1; i++ {
+		b /= 1024
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	return fmt.Sprintf("%.3g %s", b, units[i])
+}
 
 // Defaults of the clock skew and the rate limit (Config).
 const (
@@ -195,6 +240,10 @@ func (o Config) withDefaults() (Config, error) {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	if b := limitsBytes(o.MaxSystems, o.MaxQueues, o.MaxLiveJobs); b > maxLimitsBytes {
+		return o, fmt.Errorf("MaxSystems %d, MaxQueues %d and MaxLiveJobs %d: every system full would hold %s, more than %s (about %s a system, %s a queue, %s a live job): lower one",
+			o.MaxSystems, o.MaxQueues, o.MaxLiveJobs, bytesText(b), bytesText(maxLimitsBytes), bytesText(systemBytes), bytesText(queueBytes), bytesText(liveJobBytes))
 	}
 	if math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0) || o.Burst < 0 || o.Burst > 1<<30 {
 		return o, fmt.Errorf("karnak: Rate %v and Burst %d, want a finite rate (< 0: no limit) and a burst in 0–2^30", o.Rate, o.Burst)

@@ -138,7 +138,7 @@ func levelsOf(r *http.Request, levels []Level) *levelsForm {
 // for each location below it. A GET form: asking is a read, so the
 // answer can be bookmarked and needs no token.
 func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
-	if err := query(r.URL.RawQuery).check(formParams...); err != nil {
+	if err := query(r.URL.RawQuery).checkLists(formLists, formParams...); err != nil {
 		s.writeError(w, err)
 		return
 	}
@@ -152,6 +152,10 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 // and ?quantile=50;x answered the default quantile, each a 200
 // (TestFormQuerySkippedRefused).
 var formParams = []string{"loc", "queue", "cores", "wallTime", "hours", "minutes", "quantile", "confidence", "within", "show", "sys"}
+
+// formLists are the form's parameters given once a value (a location, a
+// system): the others, given twice, are a 400 (query.check).
+var formLists = []string{"loc", "queue", "sys"}
 
 // predictForm is predictPage for the query v; overlong, when not "", is
 // why the query was too long to read whole (formOverlong): the form is
@@ -626,7 +630,16 @@ func (s *Service) formOverlong(w http.ResponseWriter, r *http.Request, why error
 		}
 		i += j + 1
 	}
-	v, _ := url.ParseQuery(raw[:min(cut, maxQuery)]) // a bad pair is left out, as by URL.Query
+	// The part read is read as predictPage reads a query within the
+	// bounds: a pair of the form's that cannot be read is a 400 naming
+	// it, not left out (url.ParseQuery skips it: ?cores=%zz and 300
+	// queues showed the form with cores back at 1).
+	read := raw[:min(cut, maxQuery)]
+	if err := query(read).checkLists(formLists, formParams...); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	v, _ := url.ParseQuery(read) // no pair of the form's is left out: checked
 	msg := fmt.Sprintf("the form's address is too long for the service to read (%v), with %d queues chosen: choose at most %d", why, locs, maxLocations)
 	if locs <= maxLocations {
 		msg = fmt.Sprintf("the form's address is too long for the service to read (%v)", why)

@@ -1043,7 +1043,9 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 // are 400 and name the field, 413 beyond maxEvents.
 func decodeEvents(body []byte) (string, []Event, error) {
 	trim := bytes.TrimSpace(body)
-	if err := strictJSON(trim); err != nil {
+	if err := strictJSONValues(trim, maxEvents); errors.Is(err, errLongArray) {
+		return "", nil, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: more than %d in one batch", maxEvents)}
+	} else if err != nil {
 		return "", nil, badRequest("%v", err)
 	}
 	d := json.NewDecoder(bytes.NewReader(trim))

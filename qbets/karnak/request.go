@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -113,6 +114,15 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 // an unknown key whole, so a 60 KB number came back as a 60 KB error.
 func jsonError(err error) string {
 	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Type.Kind() == reflect.Struct {
+		// A value where the body's object (or a batch's event) is: the
+		// type is the package's own (karnak.jsonRequest), not the
+		// client's business, and the field was printed empty.
+		if te.Field == "" {
+			return fmt.Sprintf("json: cannot unmarshal %s: want an object", clip(te.Value))
+		}
+		return fmt.Sprintf("json: cannot unmarshal %s into the field %s: want an object", clip(te.Value), te.Field)
+	}
 	if errors.As(err, &te) {
 		return fmt.Sprintf("json: cannot unmarshal %s into the field %s of type %s", clip(te.Value), te.Field, te.Type)
 	}

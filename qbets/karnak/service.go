@@ -269,8 +269,12 @@ type Ack struct {
 // bytes): a batch with the id of one already stored is acknowledged
 // again with the same Ack and stores nothing, if it holds the same
 // events (a retry after a lost acknowledgement), and is a conflict
-// otherwise. The service remembers the last 65,536 ids (a restart
-// rebuilds them from the store, while their events are kept).
+// otherwise if that batch touched one of this one's systems: an id is
+// its writer's within its systems, so the feeds of other systems cannot
+// claim it. The service remembers 65,536 batches, when full forgetting
+// the oldest of the system (of a batch's first event) with the most, so
+// that one writer's new ids do not evict another's (a restart rebuilds
+// them from the store, while their events are kept).
 func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	if !s.ready.Load() {
 		return Ack{}, errNotReady
@@ -289,11 +293,21 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	digest := digestOf(evs)
 	ack := Ack{Batch: batch, Events: len(evs)}
 	if batch != "" {
-		if d, ok := s.batches.get(batch); ok {
-			if d != digest {
-				return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("batch: %q was already stored with other events", batch)}
+		var systems map[string]bool // of evs, made at the first id found
+		ours := func(sys string) bool {
+			if systems == nil {
+				systems = map[string]bool{}
+				for i := range evs {
+					systems[evs[i].System] = true
+				}
 			}
+			return systems[sys]
+		}
+		switch stored, conflict := s.batches.lookup(batch, digest, ours); {
+		case stored:
 			return ack, nil
+		case conflict:
+			return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("batch: %q was already stored with other events", batch)}
 		}
 	}
 	// Validate the whole batch against a dry run of the job bookkeeping

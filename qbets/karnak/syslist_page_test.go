@@ -15,10 +15,12 @@ import (
 
 // manySystems is a service of n systems of one queue each, named
 // sys0000, sys0001, …, declared in an order that is not theirs (so the
-// list's order is the service's doing).
+// list's order is the service's doing). Its systems hold few live jobs
+// (MaxLiveJobs 1,024): 5,000 of the default 262,144 are more than the
+// limits' worst case allows (limitsBytes).
 func manySystems(t *testing.T, n int) *Service {
 	t.Helper()
-	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, MaxSystems: n})
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, MaxSystems: n, MaxLiveJobs: 1 << 10})
 	if err != nil {
 		t.Fatal(err)
 	}

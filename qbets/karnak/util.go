@@ -44,8 +44,16 @@ func (raw query) Get(key string) string {
 // and so leave at its default: a value with a malformed %-escape
 // (?limit=%zz), or a pair with a ';' (?limit=10;after=x; url.ParseQuery
 // skips those too). A page asked for with ?after=%zz was the first page,
-// ?limit=5;x a page of 1,000 (TestQuerySkippedRefused).
-func (raw query) check(keys ...string) error {
+// ?limit=5;x a page of 1,000 (TestQuerySkippedRefused). A key given
+// twice is refused too: Get reads the first, so ?limit=5&limit=50 was a
+// page of 5 and ?quantile=50&quantile=95 the median, each a 200
+// (TestQueryRepeatedRefused).
+func (raw query) check(keys ...string) error { return raw.checkLists(nil, keys...) }
+
+// checkLists is check for a query whose keys of lists (the form's
+// locations) may be given any number of times.
+func (raw query) checkLists(lists []string, keys ...string) error {
+	var seen map[string]string // a key's first pair
 	for rest := string(raw); rest != ""; {
 		var pair string
 		pair, rest, _ = strings.Cut(rest, "&")
@@ -61,6 +69,16 @@ func (raw query) check(keys ...string) error {
 		if _, err := url.QueryUnescape(v); err != nil || strings.Contains(pair, ";") {
 			return badRequest("%s: %q cannot be read: a malformed %%-escape, or a ';' (separate parameters with '&')", k, clip(pair))
 		}
+		if slices.Contains(lists, k) {
+			continue
+		}
+		if first, ok := seen[k]; ok {
+			return badRequest("%s: given twice (%q and %q), want it once", k, clip(first), clip(pair))
+		}
+		if seen == nil {
+			seen = map[string]string{}
+		}
+		seen[k] = pair
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package slurmfeed
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -469,13 +470,28 @@ func (c *Collector) declare(parts map[string]partition, evs []pending, cutoff in
 	return evs
 }
 
-// maxBatch is the most events in one batch (the service takes 20,000).
-const maxBatch = 10000
+// maxBatch is the most events in one batch (the service takes 20,000),
+// and maxBatchBytes the most bytes of their JSON (the service takes a
+// body of 4 MiB; the rest is left for the batch's id and brackets). A
+// batch past either is a 413, dropped for good (rejected): 10,000
+// submits of a job array named with 256 bytes were 4.1 MB, at the
+// limit (a longer user, project or queue past it), and with a name of
+// '<' (escaped \u003c) 16.9 MB (TestBatchesFitTheBody).
+const (
+	maxBatch      = 10000
+	maxBatchBytes = 3 << 20
+)
 
 // enqueue writes the events ahead as numbered batches.
 func (c *Collector) enqueue(evs []pending) {
 	for len(evs) > 0 {
-		n := min(len(evs), maxBatch)
+		n, size := 0, 0
+		for ; n < min(len(evs), maxBatch); n++ {
+			b, _ := json.Marshal(&evs[n].ev) // (an Event always encodes)
+			if size += len(b) + 1; n > 0 && size > maxBatchBytes {
+				break
+			}
+		}
 		c.st.Seq++
 		b := batch{ID: fmt.Sprintf("slurmfeed/%s/%s/%d", c.cfg.System, c.st.Session, c.st.Seq)}
 		for _, p := range evs[:n] {
