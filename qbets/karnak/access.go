@@ -213,10 +213,16 @@ func (b *batchLog) add(id, digest, system string) {
 	i := slices.IndexFunc(es, func(e *batchEntry) bool { return e.digest == digest })
 	if i < 0 {
 		if b.size >= b.n {
-			for o := range b.byCount[b.top] { // the owner of the most (any, if several)
-				b.remove(o.order.Front().Value.(*batchEntry))
-				break
+			// The owner of the most; of several, the first by name, so
+			// that which id goes does not depend on map order (a restart,
+			// which adds the stored batches again, forgets the same ones).
+			var victim *batchOwner
+			for o := range b.byCount[b.top] {
+				if victim == nil || o.system < victim.system {
+					victim = o
+				}
 			}
+			b.remove(victim.order.Front().Value.(*batchEntry))
 			es = b.m[id]
 		}
 		o := b.owners[system]

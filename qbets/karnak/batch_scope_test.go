@@ -128,3 +128,26 @@ func TestBatchIDsEvictFlooder(t *testing.T) {
 		t.Errorf("a's first batch still remembered after %d others", 10*n)
 	}
 }
+
+// Among systems tied for the most remembered batches, the first by name
+// loses its oldest id, whatever the map's order: the same ids are
+// forgotten on every run and after a restart.
+func TestBatchLogEvictsByName(t *testing.T) {
+	for range 20 {
+		var b batchLog
+		b.init(4)
+		b.add("c1", "d", "c")
+		b.add("a1", "d", "a")
+		b.add("c2", "d", "c")
+		b.add("a2", "d", "a")
+		b.add("b1", "d", "b") // full: a and c hold 2 each, a goes first
+		if _, ok := b.m["a1"]; ok {
+			t.Fatalf("a1 kept; want the tie (a, c) broken by name, a's oldest forgotten")
+		}
+		for _, id := range []string{"c1", "c2", "b1", "a2"} {
+			if _, ok := b.m[id]; !ok {
+				t.Fatalf("%s forgotten; want only a1", id)
+			}
+		}
+	}
+}
