@@ -21,7 +21,9 @@ type Duplicate struct {
 // ReorderReport says what Reorder changed.
 type ReorderReport struct {
 	// OutOfOrder counts jobs submitted before the job logged just before
-	// them (the count swf.Stats.OutOfOrder also gives).
+	// them, of the jobs with a known submit time (the count
+	// swf.Stats.OutOfOrder also gives): an unknown one (-1) is not
+	// compared, neither as the later job nor as the earlier.
 	OutOfOrder int
 	// Moved counts jobs whose position changed.
 	Moved int
@@ -37,10 +39,17 @@ type ReorderReport struct {
 func Reorder(jobs []swf.Job) ([]swf.Job, ReorderReport) {
 	var rep ReorderReport
 	idx := make([]int, len(jobs))
+	last := int64(-1) // the last known submit time (none yet)
 	for i := range idx {
 		idx[i] = i
-		if i > 0 && jobs[i].Submit < jobs[i-1].Submit {
-			rep.OutOfOrder++
+		// As swf.Stats.OutOfOrder: an unknown submit time (-1) is skipped,
+		// and the job after it compared with the known one before it (each
+		// -1 after a known time was counted, and a job after a -1 never).
+		if s := jobs[i].Submit; s >= 0 {
+			if s < last {
+				rep.OutOfOrder++
+			}
+			last = s
 		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {

@@ -1,7 +1,9 @@
 package sanitize
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -49,5 +51,26 @@ func TestReorderRealLog(t *testing.T) {
 	got, rep := Reorder(jobs)
 	if rep.OutOfOrder != 0 || rep.Moved != 0 || len(rep.Duplicates) != 0 || !reflect.DeepEqual(got, jobs) {
 		t.Errorf("KTH cln: %+v", rep)
+	}
+}
+
+// Unknown submit times (-1) are not compared, as swf.Stats.OutOfOrder
+// leaves them out (Reorder's doc says the two counts agree): in 100, -1,
+// 200, -1, -1, 300, 250, -1, 50 two jobs are earlier than the known one
+// before them (250 and 50). Each -1 after a known time was counted, and
+// 50 after a -1 was not: Reorder said 4, the reader 2.
+func TestReorderUnknownSubmits(t *testing.T) {
+	var b strings.Builder
+	for i, s := range []int64{100, -1, 200, -1, -1, 300, 250, -1, 50} {
+		fmt.Fprintf(&b, "%d %d 0 10 1 -1 -1 1 60 -1 1 1 1 1 1 -1 -1 -1\n", i+1, s)
+	}
+	r := swf.NewReader(strings.NewReader(b.String()))
+	jobs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rep := Reorder(jobs)
+	if st := r.Stats(); rep.OutOfOrder != 2 || st.OutOfOrder != rep.OutOfOrder {
+		t.Errorf("Reorder's OutOfOrder %d, the reader's %d; want 2 both (250 after 300, 50 after 250)", rep.OutOfOrder, st.OutOfOrder)
 	}
 }

@@ -25,8 +25,9 @@
 // counted per value (Stats.OtherStatus); header values that are not
 // numbers, repeated keys and keys after the jobs are warnings
 // (Stats.Warnings, rules on Header), never errors. Nothing is reordered:
-// out-of-order submit times are only counted (Stats.OutOfOrder), and
-// unknown ones (-1) apart from them (Stats.UnknownSubmit).
+// out-of-order submit times are only counted (Stats.OutOfOrder: the jobs
+// submitted before the job logged before them), and unknown ones (-1)
+// apart from them (Stats.UnknownSubmit).
 //
 // # Demand lines
 //

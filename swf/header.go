@@ -21,8 +21,15 @@ import (
 //   - Keys are read ignoring case ("; maxprocs: 128" is MaxProcs); a
 //     warning or Other keeps a key as written.
 //   - A numeric key whose value does not start with an integer (as in
-//     Sandia-Ross's "MaxRuntime: N/A") leaves its field 0 and is kept as
-//     text in Other; a later line of the key may still set it.
+//     Sandia-Ross's "MaxRuntime: N/A"), or whose integer goes on in
+//     another notation ("1.5", "1e3", "1,024", "64k": "not a whole
+//     number"), or past int64, leaves its field 0 and is kept as text in
+//     Other; a later line of the key may still set it. A whole number
+//     written with a zero fraction ("UnixStartTime: 1234.0") is read as
+//     that number (1234), without a warning: nothing of it is lost.
+//   - A TimeZone more than a day (86400 s) either way of UTC is no offset
+//     (adding it to a time could wrap past int64): it is kept as text, as
+//     a value past int64 is, its warning wrapping ErrRange.
 //   - A single-valued key given twice keeps its first value: the machine
 //     size cannot change halfway through a header.
 //   - "Key: value" comments after the first job line are kept in Lines but
@@ -247,6 +254,9 @@ func (p *headerParser) add(line string, late bool) *ParseError {
 		p.other(key, value)
 	case f.num != nil:
 		n, err := leadingInt(value)
+		if err == nil && name == "TimeZone" && (n < -maxTimeZone || n > maxTimeZone) {
+			err = timeZoneRange{}
+		}
 		if err != nil {
 			// Set nothing, so claim nothing: prose that merely begins
 			// with the key ("; maxprocs: see below", read since keys
@@ -297,6 +307,26 @@ func standardKey(key string) (string, headerField, bool) {
 	return "", headerField{}, false
 }
 
+// maxTimeZone bounds Header.TimeZone either way of UTC: a day, in
+// seconds. The zones in use lie within -12 h and +14 h.
+const maxTimeZone = 86400
+
+// timeZoneRange is ErrRange for a TimeZone past maxTimeZone.
+type timeZoneRange struct{}
+
+func (timeZoneRange) Error() string {
+	return "value out of range (a time zone offset is at most 86400 s either way of UTC)"
+}
+func (timeZoneRange) Unwrap() error { return ErrRange }
+
+// notWhole is ErrSyntax for a value whose digits go on in another
+// notation ("1.5", "1e3", "1,024", "64k"): it was "not a number", which
+// "1234.5" plainly is.
+type notWhole struct{}
+
+func (notWhole) Error() string { return "not a whole number in plain digits" }
+func (notWhole) Unwrap() error { return ErrSyntax }
+
 // keptAsText is the warning for a numeric header value that is not a
 // number; it wraps ErrSyntax or ErrRange.
 type keptAsText struct{ err error }
@@ -340,22 +370,40 @@ func leadingInt(s string) (int64, error) {
 	if end == digits {
 		return 0, ErrSyntax
 	}
+	num := end
+	// A zero fraction ("1234.0", "128.00") is the whole number itself.
+	if end+1 < len(s) && s[end] == '.' && s[end+1] == '0' {
+		k := end + 1
+		for k < len(s) && s[k] == '0' {
+			k++
+		}
+		if !goesOn(s, k) {
+			end = k
+		}
+	}
 	// Prose follows a blank, a bracket or punctuation ("128, of which
 	// ...", "128."); a number that goes on in another notation is not its
 	// leading digits: "1e3", "1.5", "1,024" or "64k" read as 1, 1, 1 and
-	// 64 (a machine of 1 processor, in silence). A letter goes on; '.',
-	// ',' and '_' go on only into a digit.
-	if end < len(s) {
-		c, more := s[end], end+1 < len(s) && s[end+1] >= '0' && s[end+1] <= '9'
-		if c|0x20 >= 'a' && c|0x20 <= 'z' || (c == '.' || c == ',' || c == '_') && more {
-			return 0, ErrSyntax
-		}
+	// 64 (a machine of 1 processor, in silence).
+	if goesOn(s, end) {
+		return 0, notWhole{}
 	}
-	n, err := strconv.ParseInt(s[:end], 10, 64)
+	n, err := strconv.ParseInt(s[:num], 10, 64)
 	if err != nil {
 		return 0, ErrRange
 	}
 	return n, nil
+}
+
+// goesOn says whether the number that s[:end] ends goes on in another
+// notation: a letter goes on, '.', ',' and '_' only into a digit, and a
+// digit (after a zero fraction, "1.05").
+func goesOn(s string, end int) bool {
+	if end >= len(s) {
+		return false
+	}
+	c, more := s[end], end+1 < len(s) && s[end+1] >= '0' && s[end+1] <= '9'
+	return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || (c == '.' || c == ',' || c == '_') && more
 }
 
 // generate renders the typed fields as comment lines, for headers built in

@@ -201,3 +201,50 @@ func TestLongContinuationLinear(t *testing.T) {
 		t.Errorf("reading a header of %d bytes allocated %d MB", b.Len(), alloc>>20)
 	}
 }
+
+// A whole number written with a zero fraction ("UnixStartTime: 1234.0")
+// was refused with "not a number", which it is; it is read. A fraction
+// that is not zero, or another notation, is kept as text with a warning
+// that says what it is ("not a whole number"), once. A TimeZone past a
+// day either way (2^63 − 1 was read in silence, and a time plus it
+// wraps) is kept as text, its warning wrapping ErrRange, once.
+func TestHeaderFractionAndTimeZone(t *testing.T) {
+	const job = "1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+	for _, c := range []struct {
+		line      string
+		start, tz int64
+		warn      string // "" none
+		is        error
+	}{
+		{"; UnixStartTime: 1234.0", 1234, 0, "", nil},
+		{"; UnixStartTime: 1234.000 (local)", 1234, 0, "", nil},
+		{"; MaxRuntime: 1234.5", 0, 0, `header MaxRuntime: "1234.5": not a whole number in plain digits; kept as text in Header.Other`, ErrSyntax},
+		{"; UnixStartTime: 1234.05", 0, 0, `header UnixStartTime: "1234.05": not a whole number in plain digits; kept as text in Header.Other`, ErrSyntax},
+		{"; UnixStartTime: N/A", 0, 0, `header UnixStartTime: "N/A": not a number; kept as text in Header.Other`, ErrSyntax},
+		{"; TimeZone: -28800", 0, -28800, "", nil},
+		{"; TimeZone: 86400", 0, 86400, "", nil},
+		{"; TimeZone: 9223372036854775807", 0, 0, `header TimeZone: "9223372036854775807": value out of range (a time zone offset is at most 86400 s either way of UTC); kept as text in Header.Other`, ErrRange},
+		{"; TimeZone: -86401", 0, 0, `header TimeZone: "-86401": value out of range (a time zone offset is at most 86400 s either way of UTC); kept as text in Header.Other`, ErrRange},
+	} {
+		r := NewReader(strings.NewReader(c.line + "\n" + job))
+		h, err := r.Header()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.ReadAll(); err != nil {
+			t.Fatal(err)
+		}
+		st := r.Stats()
+		if h.UnixStartTime != c.start || h.TimeZone != c.tz {
+			t.Errorf("%q: UnixStartTime %d, TimeZone %d; want %d, %d", c.line, h.UnixStartTime, h.TimeZone, c.start, c.tz)
+		}
+		switch {
+		case c.warn == "" && len(st.Warnings) > 0:
+			t.Errorf("%q: warnings %v, want none", c.line, st.Warnings)
+		case c.warn != "" && (len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0].Error(), c.warn) || !errors.Is(st.Warnings[0], c.is)):
+			t.Errorf("%q: warnings %v; want one, %q, wrapping %v", c.line, st.Warnings, c.warn, c.is)
+		case c.warn != "" && (len(h.Other) != 1 || h.Other[0].Value != strings.TrimSpace(c.line[strings.IndexByte(c.line, ':')+1:])):
+			t.Errorf("%q: Other %v; want the value kept as text", c.line, h.Other)
+		}
+	}
+}

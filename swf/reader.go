@@ -57,7 +57,7 @@ type Reader struct {
 	demLine int     // the line of dem
 	stats   Stats
 	fast    fastScratch // parseFast's
-	last    int64       // largest known submit time seen so far (0 before any)
+	last    int64       // the last known submit time read (0 before any)
 	// damage, set by OpenReader on a gzip stream, reads on after the
 	// first malformed line in strict mode for the stream's own error
 	// (see damagedError); nil on any other source.
@@ -71,10 +71,14 @@ type Stats struct {
 	Jobs    int           // job lines returned
 	Skipped int           // malformed lines skipped (lenient mode)
 	Errors  []*ParseError // the first MaxErrors errors behind Skipped
-	// OutOfOrder counts jobs whose known submit time is earlier than a
-	// previous job's known submit time. Unknown submit times (-1) are
-	// never compared: they are counted in UnknownSubmit instead, so that a
-	// log with missing submits does not look unsorted.
+	// OutOfOrder counts jobs whose known submit time is earlier than that
+	// of the job before them (the last one with a known submit time): the
+	// places where the log goes back in time, as sanitize.Reorder counts
+	// them. One job logged with a huge submit time counts once (the job
+	// after it), not every later job as well, as when each was compared
+	// with the largest submit time before it. Unknown submit times (-1)
+	// are never compared: they are counted in UnknownSubmit instead, so
+	// that a log with missing submits does not look unsorted.
 	OutOfOrder    int
 	UnknownSubmit int // jobs whose submit time is -1 (unknown)
 	LateComments  int // comment lines after the first job line (demand lines aside)
@@ -175,11 +179,13 @@ func (r *Reader) count(j *Job) {
 		r.stats.UnknownSubmit++
 	} else {
 		// last starts at 0 and submits here are >= 0, so the first known
-		// submit is never out of order.
+		// submit is never out of order. The previous submit, not the
+		// largest so far: one corrupt submit (a year 2100 in a 1998 log)
+		// made every later job out of order.
 		if j.Submit < r.last {
 			r.stats.OutOfOrder++
 		}
-		r.last = max(r.last, j.Submit)
+		r.last = j.Submit
 	}
 	if uint64(j.Status-StatusUnknown) > uint64(StatusCancelled-StatusUnknown) {
 		r.countStatus(j.Status)

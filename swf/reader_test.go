@@ -2,6 +2,7 @@ package swf
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -97,6 +98,28 @@ func TestReaderOutOfOrder(t *testing.T) {
 	}
 	if jobs[1].Submit != 5 {
 		t.Error("reader reordered jobs")
+	}
+}
+
+// One job with a huge submit time (a corrupt field, a year 2100 in a
+// 1998 log) is one place where the log goes back in time, at the job after
+// it: it counted every later job, 7 of these 10, each below the largest
+// submit before it.
+func TestReaderOutOfOrderOneHugeSubmit(t *testing.T) {
+	var b strings.Builder
+	for i := int64(1); i <= 10; i++ {
+		submit := 100 * i
+		if i == 3 {
+			submit = 4102444800 // 2100-01-01
+		}
+		fmt.Fprintf(&b, "%d %d 0 60 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n", i, submit)
+	}
+	r := NewReader(strings.NewReader(b.String()))
+	if _, err := r.ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Stats().OutOfOrder; got != 1 {
+		t.Errorf("out of order = %d, want 1 (job 4, earlier than job 3)", got)
 	}
 }
 

@@ -238,6 +238,10 @@ func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
 	notes.padding(tracetest.SDSCSP2, zeros)
 	key := butterflyKey(jobs)
 	notes.numbered(tracetest.SDSCSP2, cli.MadeUpIDs(jobs)) // (as load does)
+	// (and as load does: one failed the filter's detection, "sanitize:
+	// flurry detection: submissions span ...", naming no log)
+	jobs, far := submitsInRange(jobs)
+	notes.farSubmits(tracetest.SDSCSP2, far)
 	// A number repeated names two jobs: the simulator would reject the
 	// later while the first is live, and the starts compared are keyed by
 	// number. The first keeps it; the others are left out, noted.

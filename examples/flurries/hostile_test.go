@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/internal/activity"
+	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -43,7 +44,7 @@ func TestDegenerateLogsRefused(t *testing.T) {
 	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
 	write("empty.swf", "")
 	write("unknown.swf", fmt.Sprintf(line, 1, -1))
-	write("far.swf", fmt.Sprintf(line, 1, 0)+fmt.Sprintf(line, 2, int64(1<<63-1000)))
+	write("far.swf", fmt.Sprintf(line, 1, 0)+fmt.Sprintf(line, 2, int64(200*365*86400))) // within 2^40 s
 	for name, want := range map[string]string{
 		"empty.swf":   "empty.swf: no job lines", // (as every command's: it said "no job with a known submit time (0 jobs read)")
 		"unknown.swf": "no job with a known submit time (1 jobs read)",
@@ -52,6 +53,51 @@ func TestDegenerateLogsRefused(t *testing.T) {
 		if _, err := load(dir, name, false, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", name, err, want)
 		}
+	}
+}
+
+// A job whose submit time is past 2^40 s (a corrupt 2^63 − 1000), which
+// every simulator rejects as out of range, is left out of the log and
+// noted with its reason once on standard error: it refused the whole log
+// (its submissions spanned more than 100 years).
+func TestFarSubmitLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	body := "; MaxProcs: 64\n" + fmt.Sprintf(line, 1, 0) + fmt.Sprintf(line, 2, int64(1<<63-1000)) + fmt.Sprintf(line, 3, 3600)
+	if err := os.WriteFile(filepath.Join(dir, "far.swf"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes := &logNotes{}
+	jobs, err := load(dir, "far.swf", false, notes)
+	if err != nil || len(jobs) != 2 || jobs[0].ID != 1 || jobs[1].ID != 3 {
+		t.Fatalf("%v, %d jobs; want jobs 1 and 3", err, len(jobs))
+	}
+	var b strings.Builder
+	notes.write(&b)
+	if want := "flurries: far.swf: jobs left out: 1 time out of range (a submit time past 2^40 s, which the simulators reject too)\n"; b.String() != want {
+		t.Errorf("notes %q, want %q", b.String(), want)
+	}
+}
+
+// The butterfly's log is read so too: its corrupt submit failed the
+// filter's detection ("sanitize: flurry detection: submissions span ...",
+// naming no log) after every simulation had run.
+func TestFarSubmitLeftOutButterfly(t *testing.T) {
+	dir := t.TempDir()
+	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	body := "; MaxProcs: 128\n" + fmt.Sprintf(line, 1, 0) + fmt.Sprintf(line, 2, int64(1<<63-1000)) + fmt.Sprintf(line, 3, 3600)
+	if err := os.WriteFile(filepath.Join(dir, tracetest.SDSCSP2), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes := &logNotes{}
+	jobs, _, err := readButterfly(dir, notes)
+	if err != nil || len(jobs) != 2 || jobs[0].ID != 1 || jobs[1].ID != 3 {
+		t.Fatalf("%v, %d jobs; want jobs 1 and 3", err, len(jobs))
+	}
+	var b strings.Builder
+	notes.write(&b)
+	if want := "jobs left out: 1 time out of range"; !strings.Contains(b.String(), want) {
+		t.Errorf("notes %q, want %q", b.String(), want)
 	}
 }
 

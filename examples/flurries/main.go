@@ -11,7 +11,8 @@
 //	go run ./examples/flurries -exp lanl -json                # one experiment's tables as JSON
 //
 // Zero padding after a gzip log's last member is ignored and said once
-// per log on standard error, after the output (cli.PaddingNote's words).
+// per log on standard error, after the output (cli.PaddingNote's words),
+// as are the jobs left out for a submit time past 2^40 s.
 //
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
 // usage error.
@@ -166,6 +167,8 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	}
 	notes.padding(name, zeros)
 	notes.numbered(name, cli.MadeUpIDs(jobs))
+	jobs, far := submitsInRange(jobs)
+	notes.farSubmits(name, far)
 	if sane {
 		size, err := h.MachineSize()
 		if err != nil {
@@ -175,6 +178,23 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, checkSpan(name, jobs)
+}
+
+// submitsInRange leaves out, in place, the jobs whose submit time is past
+// sanitize.MaxTime (2^40 s), and returns the rest and how many it left
+// out: a corrupt field, which every simulator rejects ("time out of
+// range") and swfstat leaves out of the span. One such job refused the
+// whole log (its submissions spanned more than 100 years). A span past
+// 100 years within the bound is still refused (checkSpan): the bins'
+// memory grows with it, and which end is wrong is not known.
+func submitsInRange(jobs []swf.Job) ([]swf.Job, int) {
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if j.Submit <= sanitize.MaxTime {
+			kept = append(kept, j)
+		}
+	}
+	return kept, len(jobs) - len(kept)
 }
 
 // logNotes is what reading the logs ignored or changed: zero padding
@@ -188,6 +208,7 @@ type logNotes struct {
 	names  []string
 	zeros  map[string]int64
 	madeUp map[string]int
+	far    map[string]int // jobs left out by load: a submit time past 2^40 s (submitsInRange)
 	// lefts counts the jobs of a log left out, by reason (the butterfly's
 	// duplicate numbers and the simulator's rejections).
 	lefts map[string]map[string]int
@@ -239,6 +260,19 @@ func (n *logNotes) numbered(name string, k int) {
 	n.madeUp[name] = k
 }
 
+// farSubmits keeps the note of k jobs of log name left out for a submit
+// time past 2^40 s.
+func (n *logNotes) farSubmits(name string, k int) {
+	if n == nil || k == 0 {
+		return
+	}
+	n.note(name)
+	if n.far == nil {
+		n.far = map[string]int{}
+	}
+	n.far[name] = k
+}
+
 // write says the notes on w, one line each, logs in the order first read.
 func (n *logNotes) write(w io.Writer) {
 	for _, name := range n.names {
@@ -247,6 +281,9 @@ func (n *logNotes) write(w io.Writer) {
 		}
 		if k := n.madeUp[name]; k > 0 {
 			fmt.Fprintf(w, "flurries: %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", name, k, cli.MadeUpID)
+		}
+		if k := n.far[name]; k > 0 {
+			fmt.Fprintf(w, "flurries: %s: jobs left out: %d %s (a submit time past 2^40 s, which the simulators reject too)\n", name, k, sanitize.TimeOutOfRange)
 		}
 		if l := n.lefts[name]; len(l) > 0 {
 			fmt.Fprintf(w, "flurries: %s: butterfly: jobs left out: %s\n", name, cli.Reasons(l))

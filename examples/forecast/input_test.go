@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -69,6 +70,21 @@ func TestStdinNamed(t *testing.T) {
 	code := run(context.Background(), []string{"-"}, strings.NewReader("; MaxProcs: 4\n"), &out, &errs)
 	if code != 1 || strings.Contains(errs.String(), "batchq-stdin") || !strings.Contains(errs.String(), "standard input") {
 		t.Errorf("exit %d, %q; want 1 naming standard input", code, errs.String())
+	}
+}
+
+// A trace read from standard input (-trace -) is "standard input" in the
+// report, as simulate and swfstat name it: the report began "stdin: …",
+// the name of the temporary copy it was read from.
+func TestStdinReportNamed(t *testing.T) {
+	data, err := os.ReadFile(smallLog(t, t.TempDir(), 300))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{"-trace", "-", "-predictors", "naive"}, strings.NewReader(string(data)), &out, &errs)
+	if code != 0 || !strings.HasPrefix(out.String(), "standard input: 300 jobs replayed") || strings.Contains(out.String()+errs.String(), "stdin") {
+		t.Errorf("exit %d, stderr %q, report:\n%s\nwant it to begin \"standard input: 300 jobs replayed\", no \"stdin\"", code, errs.String(), out.String())
 	}
 }
 

@@ -217,15 +217,18 @@ func TestNothingSimulatedSaysWhy(t *testing.T) {
 }
 
 // Job lines out of submit order are counted, in the text and -json, as
-// simulate counts them: the replay reordered them without a word.
+// simulate counts them (swf.Stats.OutOfOrder: each earlier than the line
+// before it, here 10 and 5; against the largest submit before, 20 counted
+// too): the replay reordered them without a word.
 func TestOutOfOrderCounted(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "order.swf")
-	body := "; MaxProcs: 100\n1 100 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n2 10 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n3 20 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n"
+	body := "; MaxProcs: 100\n1 100 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n2 10 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n3 20 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"4 5 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n"
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errs bytes.Buffer
-	if code := run(context.Background(), []string{path}, strings.NewReader(""), &out, &errs); code != 0 || !strings.Contains(out.String(), "2 job lines earlier than a previous line") {
+	if code := run(context.Background(), []string{path}, strings.NewReader(""), &out, &errs); code != 0 || !strings.Contains(out.String(), "2 job lines earlier than the line before them") {
 		t.Errorf("exit %d, %q:\n%s", code, errs.String(), out.String())
 	}
 	out.Reset()

@@ -15,8 +15,8 @@ type reportJSON struct {
 	// (sanitize.Reason's names in lower case with _ for spaces, as
 	// simulate's: duplicate_id); empty when it simulated every job.
 	Rejected map[string]int `json:"rejected"`
-	// OutOfOrder counts the trace's job lines earlier than a previous
-	// line (simulated in submit order); absent when none is.
+	// OutOfOrder counts the trace's job lines earlier than the line before
+	// them (simulated in submit order); absent when none is.
 	OutOfOrder int `json:"out_of_order,omitempty"`
 	// TrailingZeros is the zero bytes after the trace's last gzip
 	// member, ignored (simulate's and swfstat's key).

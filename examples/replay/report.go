@@ -47,7 +47,7 @@ func report(w io.Writer, r *result, files []string) {
 		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), cli.Reasons(cli.ByReason(rej)))
 	}
 	if n := r.w.outOfOrder; n > 0 {
-		fmt.Fprintf(w, "  (%s earlier than a previous line: simulated in submit order)\n", plural(n, "job line"))
+		fmt.Fprintf(w, "  (%s earlier than the line before them: simulated in submit order)\n", plural(n, "job line"))
 	}
 	if z := r.w.zeros; z > 0 {
 		fmt.Fprintf(w, "  (%s)\n", cli.PaddingNote(z))

@@ -17,8 +17,8 @@ type workload struct {
 	desc    string // one line for the report
 	machine int64
 	jobs    []swf.Job // in submit order
-	// outOfOrder counts the trace's job lines earlier than a previous
-	// line, which the replay takes in submit order (as simulate, which
+	// outOfOrder counts the trace's job lines earlier than the line before
+	// them, which the replay takes in submit order (as simulate, which
 	// says so too).
 	outOfOrder int
 	zeros      int64       // zero bytes after the trace's last gzip member, ignored
@@ -90,14 +90,16 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
-	late, latest := 0, int64(-1)
+	late, prev := 0, int64(-1)
 	for _, j := range jobs {
-		// swfstat's and simulate's count: earlier than a previous line,
-		// an unknown submit time (-1) not counted
-		if j.Submit >= 0 && j.Submit < latest {
-			late++
+		// swfstat's and simulate's count (swf.Stats.OutOfOrder): earlier
+		// than the line before, an unknown submit time (-1) not compared
+		if j.Submit >= 0 {
+			if j.Submit < prev {
+				late++
+			}
+			prev = j.Submit
 		}
-		latest = max(latest, j.Submit)
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	// The span is the jobs the simulators take: one submitted past

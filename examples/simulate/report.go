@@ -49,7 +49,7 @@ func warnings(info *runInfo) []warning {
 	}
 	if st.OutOfOrder > 0 {
 		add("out_of_order", map[string]int{"lines": st.OutOfOrder},
-			"%d job lines earlier than a previous line (simulated in submit order)", st.OutOfOrder)
+			"%d job lines earlier than the line before them (simulated in submit order)", st.OutOfOrder)
 	}
 	if st.LateComments > 0 {
 		add("late_comments", map[string]int{"lines": st.LateComments}, "%d comment lines after the first job line", st.LateComments)

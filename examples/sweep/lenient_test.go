@@ -74,3 +74,39 @@ func TestLenient(t *testing.T) {
 		t.Errorf("every line malformed: exit %d, %s; want 1 saying %q", code, errs, want)
 	}
 }
+
+// A trace whose lines the spec's "lenient" skipped, and whose other jobs
+// are all rejected, left a run of 0 jobs written as a result, exit 0,
+// saying nothing: the run fails, as simulate's does, naming the trace,
+// the reasons and the lines skipped (cli.NothingLeft's words, with the
+// spec's "lenient"); a strict trace of no sane job fails the same way,
+// without the skipped lines.
+func TestLenientNothingLeft(t *testing.T) {
+	dir := t.TempDir()
+	const nothing = "12 6600 -1 -1 -1 -1 -1 -1 -1 -1 1 1 1 1 1 1 -1 -1\n" // no wait, run time or size
+	for _, c := range []struct {
+		name, log string
+		lenient   bool
+		want      string
+	}{
+		{"lenient", "; MaxProcs: 64\n11 6000 0 x 1 -1 -1 1 600 -1 1 1 1 1 1 1 -1 -1\n" + nothing, true,
+			`: no job was simulated: every one of the 1 read was rejected (1 no run time); 1 malformed lines skipped (the spec's "lenient")`},
+		{"strict", "; MaxProcs: 64\n" + nothing, false,
+			`: no job was simulated: every one of the 1 read was rejected (1 no run time)`},
+	} {
+		trace := filepath.Join(dir, c.name+".swf")
+		if err := os.WriteFile(trace, []byte(c.log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec := filepath.Join(dir, c.name+".json")
+		js := fmt.Sprintf(`{"name": "nl", "traces": [{"name": "t", "file": %q}], "policies": ["EASY"], "lenient": %v}`, trace, c.lenient)
+		if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", filepath.Join(dir, "out-"+c.name))
+		want := "run 0 (t EASY): trace t: " + trace + c.want
+		if code != 1 || !strings.Contains(errs, want) || (!c.lenient && strings.Contains(errs, "skipped")) {
+			t.Errorf("%s: exit %d, stderr %q; want 1 saying %q", c.name, code, errs, want)
+		}
+	}
+}

@@ -620,6 +620,9 @@ func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte
 	if err != nil {
 		return nil, fmt.Errorf("run %d (%s %s): %w", r.N, r.Trace, r.Policy, err)
 	}
+	if res.Rejected.Kept == 0 {
+		return nil, fmt.Errorf("run %d (%s %s): %w", r.N, r.Trace, r.Policy, c.nothingSimulated(r.Params, len(jobs), res))
+	}
 	c.noteEMax(r.Trace, r.N, cfg, res)
 	m := metricsOf(res.Summary)
 	if len(res.Rejected.Excluded) > 0 {
@@ -630,6 +633,24 @@ func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte
 		m.HeelToe = &ht.m
 	}
 	return encodeLine(Line{Run: r.N, Spec: hash, Params: r.Params, Summary: m}), nil
+}
+
+// nothingSimulated is the error of a run that simulated no job of the
+// read of its trace, each rejected: simulate's words, and the lines the
+// spec's "lenient" skipped (cli.NothingLeft's), which may have been the
+// jobs it missed. A run of 0 jobs was written as a result, exit 0, and
+// the report's averages read 0 (simulate, varq and coalloc fail so).
+func (c *traceCache) nothingSimulated(p Params, read int, res *sched.Result) error {
+	path, err := c.path(p.File)
+	if err != nil {
+		path = p.File
+	}
+	c.mu.Lock()
+	skipped := c.skipped[p.Trace].Lines
+	c.mu.Unlock()
+	err = fmt.Errorf("trace %s: %s: no job was simulated: every one of the %d read was rejected (%s)",
+		p.Trace, path, read, cli.Reasons(cli.ByReason(res.Rejected)))
+	return cli.NothingLeftAs(err, skipped, `the spec's "lenient"`)
 }
 
 // runObserved is sched.Run with an observer when o is not nil.

@@ -156,7 +156,7 @@ func TestGzipTrailingZeros(t *testing.T) {
 	}
 }
 
-// The job lines earlier than a previous line are -json's out_of_order, the
+// The job lines earlier than the line before them are -json's out_of_order, the
 // key simulate (reader.out_of_order) and replay use for the same count
 // (swf.Stats.OutOfOrder); it was out_of_order_submits here.
 func TestOutOfOrderKey(t *testing.T) {

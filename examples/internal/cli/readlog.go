@@ -88,10 +88,17 @@ func NoJobLines(name string, st swf.Stats) error {
 // lines a lenient read skipped, if any ("; 3 malformed lines skipped
 // (-lenient)"): they may have been the jobs it missed.
 func NothingLeft(err error, st swf.Stats) error {
-	if st.Skipped == 0 {
+	return NothingLeftAs(err, st.Skipped, "-lenient")
+}
+
+// NothingLeftAs is NothingLeft for a command whose leniency is not the
+// -lenient flag: skipped lines were skipped, said as by ("the spec's
+// \"lenient\"", sweep's).
+func NothingLeftAs(err error, skipped int, by string) error {
+	if skipped == 0 {
 		return err
 	}
-	return fmt.Errorf("%w; %d malformed lines skipped (-lenient)", err, st.Skipped)
+	return fmt.Errorf("%w; %d malformed lines skipped (%s)", err, skipped, by)
 }
 
 // Skipped is a lenient read's skipped lines as a report says them: in
