@@ -151,11 +151,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	bar := newBar(stderr, o.progress)
 	rows, info, err := scoreOn(ctx, trace, o.machine, o.nodes, o.lenient, o.predictors, bar.Set)
 	bar.Done()
-	if o.trace == "-" {
-		// As simulate and swfstat name it: the report began "stdin: …",
-		// the name of StdinTrace's temporary copy.
-		info.name = "standard input"
-	}
 	if errors.Is(err, errNoWaits) && len(info.rejected) > 0 {
 		// A log whose every job was rejected said only that none had a
 		// wait: the reasons are the answer.

@@ -11,9 +11,11 @@ import (
 // StdinTrace lets a command that reads its trace by path (to stat it, read
 // it twice, or name it) take "-", standard input, as simulate, swfstat and
 // convert do: stdin is copied, as it comes (plain or gzip), into a file
-// named "stdin" in a new temporary directory, whose path it returns with
-// a done that removes the directory. Any other path comes back as it is,
-// with a done that does nothing.
+// named "standard input" in a new temporary directory, whose path it
+// returns with a done that removes the directory, so that a report naming
+// its trace by base name says what simulate and swfstat say (replay, varq
+// and qbets said "stdin"). Any other path comes back as it is, with a done
+// that does nothing.
 func StdinTrace(path string, stdin io.Reader) (string, func(), error) {
 	if path != "-" {
 		return path, func() {}, nil
@@ -23,7 +25,7 @@ func StdinTrace(path string, stdin io.Reader) (string, func(), error) {
 		return "", nil, err
 	}
 	done := func() { os.RemoveAll(dir) }
-	p := filepath.Join(dir, "stdin")
+	p := filepath.Join(dir, "standard input")
 	f, err := os.Create(p)
 	if err == nil {
 		_, err = io.Copy(f, stdin)

@@ -19,8 +19,8 @@ func TestStdinTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Base(p) != "stdin" {
-		t.Errorf("name %q, want stdin", p)
+	if filepath.Base(p) != "standard input" {
+		t.Errorf("name %q, want standard input", p)
 	}
 	if b, err := os.ReadFile(p); err != nil || !strings.HasPrefix(string(b), "; MaxProcs: 4\n1 0") {
 		t.Errorf("copy %q, %v", b, err)
