@@ -79,7 +79,7 @@ func ParseConf(r io.Reader) (Config, []string, error) {
 			// unknown ("ignored: \ufeffPriorityWeightAge"), its value lost.
 			line = strings.TrimPrefix(line, "\ufeff")
 		}
-		if err := confText(line, num); err != nil {
+		if err := confText("slurm.conf", line, num); err != nil {
 			return Config{}, nil, err
 		}
 		line = confStripComment(line)
@@ -682,17 +682,18 @@ func confLines(lines []int) string {
 	return s
 }
 
-// confText refuses a line that is not text: UTF-16 (as an editor or
-// Windows PowerShell's > saves a file) read as every key unknown, a NUL
-// after each character, and the simulation ran Slurm's defaults with
-// exit 0 (slurmctld, reading C strings, would not see the keys either).
-func confText(line string, num int) error {
+// confText refuses a line of input what (slurm.conf, shares) that is not
+// text: UTF-16 (as an editor or Windows PowerShell's > saves a file) read
+// as every key unknown, a NUL after each character, and the simulation
+// ran Slurm's defaults with exit 0 (slurmctld, reading C strings, would
+// not see the keys either).
+func confText(what, line string, num int) error {
 	const iconv = "make it UTF-8 first: iconv -f UTF-16 -t UTF-8"
 	switch {
 	case num == 1 && (strings.HasPrefix(line, "\xff\xfe") || strings.HasPrefix(line, "\xfe\xff")):
-		return fmt.Errorf("slurm.conf line 1: UTF-16 text (byte-order mark FF FE or FE FF), not a slurm.conf: %s", iconv)
+		return fmt.Errorf("%s line 1: UTF-16 text (byte-order mark FF FE or FE FF): %s", what, iconv)
 	case strings.IndexByte(line, 0) >= 0:
-		return fmt.Errorf("slurm.conf line %d: a NUL byte, not text (UTF-16 without a byte-order mark? %s)", num, iconv)
+		return fmt.Errorf("%s line %d: a NUL byte, not text (UTF-16 without a byte-order mark? %s)", what, num, iconv)
 	}
 	return nil
 }
