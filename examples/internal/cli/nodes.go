@@ -45,7 +45,21 @@ func ReadNodes(path string, lenient bool) ([]swf.Node, convert.Report, error) {
 		if strings.Contains(err.Error(), path) {
 			return nil, rep, err
 		}
-		return nil, rep, fmt.Errorf("-nodes %s: %w", path, err)
+		return nil, rep, nodesError{path, err}
 	}
 	return kinds, rep, nil
 }
+
+// nodesError is a convert.Nodes error after the flag and the file,
+// without the library's "convert: ", which read as another command's
+// name ("simulate: -nodes F: convert: nodes line 2, ...").
+type nodesError struct {
+	path string
+	err  error
+}
+
+func (e nodesError) Error() string {
+	return "-nodes " + e.path + ": " + strings.TrimPrefix(e.err.Error(), "convert: ")
+}
+
+func (e nodesError) Unwrap() error { return e.err }
