@@ -346,8 +346,9 @@ func TestParseConfEncoding(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"UTF-16LE", utf16("\xff\xfe", conf), "line 1: UTF-16 text"},
 		{"UTF-16BE", "\xfe\xff\x00" + utf16("", conf)[:len(conf)*2-1], "line 1: UTF-16 text"},
-		{"no mark", utf16("", conf), "line 1: a NUL byte"},
-		{"NUL in line 2", "PriorityWeightAge=1\nPriorityWeightQOS=1\x002", "line 2: a NUL byte"},
+		{"no mark", utf16("", conf), "line 1: a NUL byte, not text (UTF-16 without a byte-order mark?"},
+		{"NUL in line 2", "PriorityWeightAge=1\nPriorityWeightQOS=1\x002", "line 2: a NUL byte at byte 20, not text (a damaged file?)"},
+		{"zero-filled tail", "PriorityWeightAge=1\n" + strings.Repeat("\x00", 512), "line 2: a NUL byte at byte 1, not text (a damaged file?)"},
 	} {
 		c, ignored, err := ParseConf(strings.NewReader(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

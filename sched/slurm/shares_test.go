@@ -180,8 +180,8 @@ func TestReadSharesEncoding(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, in, want string }{
 		{"UTF-16LE", utf16("\xff\xfe", qos), "shares line 1: UTF-16 text"},
-		{"no mark", utf16("", qos), "shares line 1: a NUL byte"},
-		{"NUL in a row", "Name|Priority\nnormal|0\nhi\x00gh|1000\n", "shares line 3: a NUL byte"},
+		{"no mark", utf16("", qos), "shares line 1: a NUL byte, not text (UTF-16"},
+		{"NUL in a row", "Name|Priority\nnormal|0\nhi\x00gh|1000\n", "shares line 3: a NUL byte at byte 3, not text (a damaged file?)"},
 	} {
 		var c Config
 		err := c.ReadShares(strings.NewReader(tc.in))
