@@ -365,6 +365,7 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		r.partLimit = notePartLimit
 	default:
 		r.limit = l.V * 60
+		zeroLimit(&r)
 	}
 	for _, c := range []struct {
 		field string
