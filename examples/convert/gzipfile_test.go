@@ -195,3 +195,42 @@ func TestDamageStall(t *testing.T) {
 		t.Fatal("the command waited 20 s for an input that stalled after its error")
 	}
 }
+
+// TestGzipFileEndsJSON: a damaged gzip of a JSON log (sacct-json,
+// slurmrestd, Philly) is said as of a text log, the file named once after
+// the command's name: the JSON readers' line wrapped it ("convert:
+// convert: sacct-json line 5: FILE: gzip data truncated").
+func TestGzipFileEndsJSON(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ from, file string }{
+		{"sacct-json", "sacct-23.11.json"}, {"slurmrestd", "snapshot/slurmrestd-v0.0.41.json"}, {"gpu", "gpu-philly.json"},
+	} {
+		log, err := os.ReadFile(testdata + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(log)
+		zw.Close()
+		gz := z.Bytes()
+		for _, d := range []struct {
+			name string
+			data []byte
+			want string
+		}{
+			{"garbage", append(append([]byte{}, gz...), "junk\n"...), "convert: garbage.gz: gzip data corrupt"},
+			{"cut", gz[:len(gz)*2/3], "convert: cut.gz: gzip data truncated"},
+		} {
+			in := filepath.Join(dir, d.name+".gz")
+			if err := os.WriteFile(in, d.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := runCmd(t, "", "-from", c.from, in, "-o", filepath.Join(dir, "x.swf"))
+			stderr = strings.ReplaceAll(stderr, dir+string(filepath.Separator), "")
+			if code != exitError || !strings.HasPrefix(stderr, d.want) || strings.Count(stderr, "convert:") != 1 {
+				t.Errorf("%s %s: exit %d, stderr %q; want exit %d, beginning %q", c.from, d.name, code, stderr, exitError, d.want)
+			}
+		}
+	}
+}

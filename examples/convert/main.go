@@ -384,7 +384,17 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		<-copied
 	}
 	if err != nil {
-		if errors.As(err, new(inputError)) || errors.As(err, new(damagedError)) || errors.As(err, new(inFile)) {
+		if errors.As(err, new(damagedError)) {
+			return nil, err // (it names its file)
+		}
+		if ie := (inputError{}); errors.As(err, &ie) {
+			// The input's own error, which names its file, alone: the
+			// JSON readers wrapped it in the line they had reached
+			// ("convert: convert: sacct-json line 5: FILE: gzip data
+			// truncated"), which the text readers do not.
+			return nil, ie
+		}
+		if errors.As(err, new(inFile)) {
 			return nil, err // (it names its file)
 		}
 		return nil, inFile{inputsName(o.inputs), err}

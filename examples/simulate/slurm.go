@@ -46,9 +46,8 @@ func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 		// ran Slurm's defaults without a word.
 		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: no setting in it (empty, or comments only): give the site's slurm.conf", o.slurmConf)
 	}
-	// A UTF-8 byte-order mark (an editor's) made the first key unknown:
-	// "ignored: \ufeffPriorityWeightAge", the weight lost.
-	site, ignored, err := slurm.ParseConf(bytes.NewReader(bytes.TrimPrefix(conf.Bytes(), []byte("\xef\xbb\xbf"))))
+	// (ParseConf skips a UTF-8 byte-order mark and refuses UTF-16.)
+	site, ignored, err := slurm.ParseConf(bytes.NewReader(conf.Bytes()))
 	if err != nil {
 		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
 	}

@@ -58,7 +58,9 @@ const (
 // reading that changed a value (PriorityType=priority/basic sets every
 // weight to 0; a sub-second sched_min_interval is none). A malformed
 // value is an error naming its line and key; so is a hostlist that would
-// expand to more than 262144 names. ParseConf reads no other file.
+// expand to more than 262144 names. A UTF-8 byte-order mark before the
+// first key is skipped; UTF-16 text (a NUL byte in a line) is an error
+// that says so. ParseConf reads no other file.
 func ParseConf(r io.Reader) (Config, []string, error) {
 	p := &confParser{ignoredAt: map[string]*confIgnored{}, seen: map[string]int{}, parts: map[string]int{},
 		nodeSets: map[string][]string{}, featureSets: map[string]int{}, literal: map[string]int{},
@@ -72,6 +74,14 @@ func ParseConf(r io.Reader) (Config, []string, error) {
 	for sc.Scan() {
 		num++
 		line := strings.TrimSuffix(sc.Text(), "\r")
+		if num == 1 {
+			// An editor's UTF-8 byte-order mark made the first key
+			// unknown ("ignored: \ufeffPriorityWeightAge"), its value lost.
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		if err := confText("slurm.conf", line, num); err != nil {
+			return Config{}, nil, err
+		}
 		line = confStripComment(line)
 		if logical.Len() == 0 {
 			first = num
@@ -670,6 +680,39 @@ func confLines(lines []int) string {
 		s += fmt.Sprintf(" and %d more", len(lines)-shown)
 	}
 	return s
+}
+
+// confText refuses a line of input what (slurm.conf, shares) that is not
+// text: UTF-16 (as an editor or Windows PowerShell's > saves a file) read
+// as every key unknown, a NUL after each character, and the simulation
+// ran Slurm's defaults with exit 0 (slurmctld, reading C strings, would
+// not see the keys either).
+func confText(what, line string, num int) error {
+	const iconv = "make it UTF-8 first: iconv -f UTF-16 -t UTF-8"
+	switch {
+	case num == 1 && (strings.HasPrefix(line, "\xff\xfe") || strings.HasPrefix(line, "\xfe\xff")):
+		return fmt.Errorf("%s line 1: UTF-16 text (byte-order mark FF FE or FE FF): %s", what, iconv)
+	case strings.IndexByte(line, 0) >= 0 && utf16Line(line):
+		return fmt.Errorf("%s line %d: a NUL byte, not text (UTF-16 without a byte-order mark? %s)", what, num, iconv)
+	case strings.IndexByte(line, 0) >= 0:
+		// A stray NUL, or a block of them (a crash's zero-filled tail):
+		// iconv from UTF-16 would garble such a file.
+		return fmt.Errorf("%s line %d: a NUL byte at byte %d, not text (a damaged file?)", what, num, strings.IndexByte(line, 0)+1)
+	}
+	return nil
+}
+
+// utf16Line tells a line of UTF-16 text (ASCII mostly: a NUL beside every
+// other byte, at even or odd offsets alone) from UTF-8 with NULs in it.
+func utf16Line(line string) bool {
+	var nul [2]int
+	for i := 0; i < len(line); i++ {
+		if line[i] == 0 {
+			nul[i%2]++
+		}
+	}
+	half := len(line) / 2
+	return len(line) >= 4 && (nul[0] == 0 && nul[1] >= half/2 || nul[1] == 0 && nul[0] >= half/2)
 }
 
 // confStripComment cuts a line at its first '#' not escaped by an odd number

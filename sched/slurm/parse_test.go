@@ -321,3 +321,38 @@ func TestParseConfNodeSets(t *testing.T) {
 		}
 	}
 }
+
+// utf16 is s in UTF-16LE (ASCII only), after bom.
+func utf16(bom, s string) string {
+	var b strings.Builder
+	b.WriteString(bom)
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// TestParseConfEncoding: a UTF-8 byte-order mark is skipped; UTF-16
+// text, with or without its mark, is an error that says so. Without the
+// check every key of a UTF-16 file was "ignored" (a NUL after each
+// character) and the file ran as Slurm's defaults.
+func TestParseConfEncoding(t *testing.T) {
+	const conf = "PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPartitionName=a Nodes=ALL"
+	c, ignored, err := ParseConf(strings.NewReader("\ufeff" + conf))
+	if err != nil || c.WeightAge != 1000 || len(c.Partitions) != 1 || len(ignored) != 0 {
+		t.Errorf("UTF-8 BOM: %v, WeightAge %d, %d partitions, ignored %q", err, c.WeightAge, len(c.Partitions), ignored)
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"UTF-16LE", utf16("\xff\xfe", conf), "line 1: UTF-16 text"},
+		{"UTF-16BE", "\xfe\xff\x00" + utf16("", conf)[:len(conf)*2-1], "line 1: UTF-16 text"},
+		{"no mark", utf16("", conf), "line 1: a NUL byte, not text (UTF-16 without a byte-order mark?"},
+		{"NUL in line 2", "PriorityWeightAge=1\nPriorityWeightQOS=1\x002", "line 2: a NUL byte at byte 20, not text (a damaged file?)"},
+		{"zero-filled tail", "PriorityWeightAge=1\n" + strings.Repeat("\x00", 512), "line 2: a NUL byte at byte 1, not text (a damaged file?)"},
+	} {
+		c, ignored, err := ParseConf(strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v (WeightAge %d, ignored %q), want an error with %q", tc.name, err, c.WeightAge, ignored, tc.want)
+		}
+	}
+}

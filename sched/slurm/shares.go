@@ -42,6 +42,8 @@ import (
 // twice (a per-partition association, sshare -m) is an error, and so is a
 // user or account whose account or parent has no line of its own (the
 // partial output of sshare -U, -u or -A: give -a). Errors name the line.
+// A UTF-8 byte-order mark before the header is skipped; UTF-16 text is an
+// error that says so.
 func (c *Config) ReadShares(r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxConfLine)
@@ -50,6 +52,14 @@ func (c *Config) ReadShares(r io.Reader) error {
 	for sc.Scan() {
 		num++
 		line := strings.TrimSuffix(sc.Text(), "\r")
+		if num == 1 {
+			// An editor's UTF-8 byte-order mark made the header none
+			// of the three ("\ufeffAccount|User|...").
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		if err := confText("shares", line, num); err != nil {
+			return err
+		}
 		if strings.TrimSpace(line) == "" {
 			continue
 		}

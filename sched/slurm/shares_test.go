@@ -167,3 +167,26 @@ func TestSiteReadersMakeAPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadSharesEncoding: a UTF-8 byte-order mark before the header is
+// skipped (it made the header none of the three); UTF-16 text is an
+// error that says so (it was "header \"\xff\xfeA\x00c\x00...\" is none
+// of ...").
+func TestReadSharesEncoding(t *testing.T) {
+	const qos = "Name|Priority\nnormal|0\nhigh|1000\n"
+	var c Config
+	if err := c.ReadShares(strings.NewReader("\ufeff" + qos)); err != nil || c.QOS["high"] != 1000 {
+		t.Errorf("UTF-8 BOM: %v, QOS %v", err, c.QOS)
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"UTF-16LE", utf16("\xff\xfe", qos), "shares line 1: UTF-16 text"},
+		{"no mark", utf16("", qos), "shares line 1: a NUL byte, not text (UTF-16"},
+		{"NUL in a row", "Name|Priority\nnormal|0\nhi\x00gh|1000\n", "shares line 3: a NUL byte at byte 3, not text (a damaged file?)"},
+	} {
+		var c Config
+		err := c.ReadShares(strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}

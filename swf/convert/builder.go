@@ -27,6 +27,7 @@ const (
 	noteNullLimit     = "time limit null (UNLIMITED or Partition_Limit)"
 	noteInvalidLimit  = "time limit INVALID"
 	noteNoLimit       = "no time limit"
+	noteZeroLimit     = "time limit 0 (none imposed)"
 	noteStartBefore   = "start before submit"
 	noteEndBefore     = "end before start"
 	noteNoEnd         = "no end time"

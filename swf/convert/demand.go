@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -155,6 +156,8 @@ func slurmTRES(in *demandIn, entries []tresEntry) (key, value string, err error)
 	}()
 	for _, e := range entries {
 		switch {
+		case e.key == "":
+			return "", e.value, errors.New("not TYPE=COUNT")
 		case e.key == "cpu":
 			n, err := parseProcs(e.value)
 			if err != nil {
@@ -211,15 +214,28 @@ func slurmTRES(in *demandIn, entries []tresEntry) (key, value string, err error)
 // tresEntry is one TRES of a list, keyed as sacct prints it ("gres/gpu:a100").
 type tresEntry struct{ key, value string }
 
-// tresEntries splits sacct's text form.
+// tresEntries splits sacct's text form. An item that is not TYPE=COUNT
+// ("cpu", "=4", a damaged field) keeps its text as the value of an empty
+// key, which slurmTRES refuses: it was dropped without a word, and the
+// job's demand read from the other columns.
 func tresEntries(s string) []tresEntry {
 	var out []tresEntry
 	for kv := range strings.SplitSeq(s, ",") {
 		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
 			out = append(out, tresEntry{k, v})
+		} else if strings.TrimSpace(kv) != "" {
+			out = append(out, tresEntry{"", kv})
 		}
 	}
 	return out
+}
+
+// tresItem is a TRES entry as its list writes it, for messages.
+func tresItem(key, value string) string {
+	if key == "" {
+		return value
+	}
+	return key + "=" + value
 }
 
 // slurmGRES reads the GPUs per node of an old sacct GRES column

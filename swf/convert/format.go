@@ -24,7 +24,8 @@ type FormatError struct {
 	// Alibaba trace's node list), "helios", "acme", "philly" (the job
 	// tables GPUTrace reads), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
-	// another kind), "utf-16" (text with UTF-16's byte-order mark); ""
+	// another kind), "utf-16" (text with UTF-16's byte-order mark), "cr"
+	// (text whose lines end in CR alone); ""
 	// when none.
 	Saw string `json:"saw,omitempty"`
 	// Line and Sample are the input's first non-blank line and its first
@@ -85,6 +86,7 @@ var formatNames = map[string]string{
 	"helios":                 "a SenseTime Helios job table (cluster_log.csv)",
 	"acme":                   "a Shanghai AI Lab Acme job table (trace_seren.csv, trace_kalos.csv)",
 	"philly":                 "a Microsoft Philly job log (cluster_job_log)",
+	"cr":                     "text with lines ended by CR alone (classic Mac OS), read as one line; make them LF first: tr '\\r' '\\n'",
 	"utf-16":                 "UTF-16 text (byte-order mark FF FE or FE FF, as an editor or Windows PowerShell's > saves it; make it UTF-8 first: iconv -f UTF-16 -t UTF-8)",
 }
 
@@ -139,6 +141,12 @@ func sniff(head []byte) (format string, line int, sample string) {
 		}
 		if t := bytes.TrimSpace(l); len(t) > 0 {
 			sample = clip(strings.ToValidUTF8(string(t), "?"))
+			if rest == nil && t[0] != '{' && t[0] != '[' && bytes.IndexByte(t, '\r') >= 0 {
+				// Lines ended by CR alone, in the last line of the head:
+				// the whole file read as one line, a sacct header and no
+				// record, "0 jobs" and no reason.
+				return "cr", line, sample
+			}
 			return sniffFrom(string(t), l, head), line, sample
 		}
 	}

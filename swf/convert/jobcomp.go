@@ -159,7 +159,7 @@ func jobcompRecord(b *builder, line string, num int) error {
 	if key, v, err := slurmTRES(&dem, tresEntries(kv["Tres"])); err != nil {
 		dem.bad = true
 		if key != "mem" { // reported above
-			if err := b.fieldError(&r, "Tres", key+"="+v, err); err != nil {
+			if err := b.fieldError(&r, "Tres", tresItem(key, v), err); err != nil {
 				return err
 			}
 		}

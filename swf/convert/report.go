@@ -80,7 +80,8 @@ type Result struct {
 // Anomalies (jobs written): "time limit UNLIMITED"; "time limit
 // Partition_Limit, partition limit unknown" (or "... from Options");
 // "time limit null (UNLIMITED or Partition_Limit)" (Slurm 22.05 JSON
-// writes both as null); "time limit INVALID"; "no time limit"; "killed at
+// writes both as null); "time limit INVALID"; "no time limit"; "time
+// limit 0 (none imposed)" (Slurm reads 0 so; not kept); "killed at
 // its time limit"; "cancelled while running"; "FAILED with exit code 0";
 // "ended without starting"; "start before submit"; "end before start";
 // "no end time"; "no account" and "no QOS" (Options.Accounts); "allocated

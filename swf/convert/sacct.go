@@ -368,7 +368,7 @@ func (p *sacctParser) demand(r *record, get func(string) string, nodes int64) er
 	if key, v, err := slurmTRES(&in, tresEntries(tres)); err != nil {
 		in.bad = true
 		if key != "mem" || field != "ReqTRES" {
-			return p.b.fieldError(r, field, key+"="+v, err)
+			return p.b.fieldError(r, field, tresItem(key, v), err)
 		}
 	}
 	if in.nodes == 0 {

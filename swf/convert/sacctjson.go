@@ -365,6 +365,7 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		r.partLimit = notePartLimit
 	default:
 		r.limit = l.V * 60
+		zeroLimit(&r)
 	}
 	for _, c := range []struct {
 		field string
@@ -548,6 +549,9 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 			key += "/" + t.Name
 		}
 		switch {
+		case key == "":
+			// (no type: not a TRES slurmTRES reads, as before; an empty
+			// key there is a text list's item without '=')
 		case t.Count.Big:
 			entries = append(entries, tresEntry{key, t.Count.Text}) // fails below, quoted
 		case t.Count.OK():
@@ -556,7 +560,7 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 	}
 	if key, v, err := slurmTRES(&in, entries); err != nil {
 		in.bad = true
-		if err := b.fieldError(r, field, key+"="+v, err); err != nil {
+		if err := b.fieldError(r, field, tresItem(key, v), err); err != nil {
 			return err
 		}
 	}

@@ -240,7 +240,7 @@ func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string) error {
 	}
 	if key, v, err := slurmTRES(&in, tresEntries(tres)); err != nil {
 		in.bad = true
-		if err := s.fieldError(q, field, key+"="+v, err); err != nil {
+		if err := s.fieldError(q, field, tresItem(key, v), err); err != nil {
 			return err
 		}
 	}

@@ -134,6 +134,7 @@ func slurmLimit(b *builder, r *record, field, s string, clock bool) error {
 			return b.fieldError(r, field, s, err)
 		}
 		r.limit = int64(sec)
+		zeroLimit(r)
 		return nil
 	}
 	m, err := parseCount(s)
@@ -144,7 +145,18 @@ func slurmLimit(b *builder, r *record, field, s string, clock bool) error {
 		return b.fieldError(r, field, s, err)
 	}
 	r.limit = m * 60
+	zeroLimit(r)
 	return nil
+}
+
+// zeroLimit: a limit of 0 is none imposed, as Slurm reads it (sbatch
+// --time=0 is INFINITE); it was written as a requested time of 0, with
+// no note.
+func zeroLimit(r *record) {
+	if r.limit == 0 {
+		r.limit = -1
+		r.note(noteZeroLimit)
+	}
 }
 
 // tresValue finds key's value in a TRES list "cpu=2,mem=4000M,node=1".

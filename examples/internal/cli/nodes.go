@@ -26,6 +26,10 @@ func ReadNodes(path string, lenient bool) ([]swf.Node, convert.Report, error) {
 	switch {
 	case errors.As(err, &fe) && fe.Line == 0:
 		return nil, rep, fmt.Errorf("-nodes %s: empty: no header line, no node", path)
+	case errors.As(err, &fe) && fe.Saw == "utf-16":
+		// convert's explanation (the iconv to run), which "not a node
+		// list" below hid behind a sample of NULs.
+		return nil, rep, fmt.Errorf("-nodes %s: %s", path, strings.TrimPrefix(err.Error(), "convert: nodes: "))
 	case errors.As(err, &fe) && (fe.Saw == "alibaba" || fe.Saw == "swf"):
 		return nil, rep, fmt.Errorf("-nodes %s: a trace, not a node list (line %d: %q); give it as TRACE, and as -nodes an Alibaba node list or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",
 			path, fe.Line, fe.Sample)
@@ -41,7 +45,21 @@ func ReadNodes(path string, lenient bool) ([]swf.Node, convert.Report, error) {
 		if strings.Contains(err.Error(), path) {
 			return nil, rep, err
 		}
-		return nil, rep, fmt.Errorf("-nodes %s: %w", path, err)
+		return nil, rep, nodesError{path, err}
 	}
 	return kinds, rep, nil
 }
+
+// nodesError is a convert.Nodes error after the flag and the file,
+// without the library's "convert: ", which read as another command's
+// name ("simulate: -nodes F: convert: nodes line 2, ...").
+type nodesError struct {
+	path string
+	err  error
+}
+
+func (e nodesError) Error() string {
+	return "-nodes " + e.path + ": " + strings.TrimPrefix(e.err.Error(), "convert: ")
+}
+
+func (e nodesError) Unwrap() error { return e.err }

@@ -1,0 +1,40 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTRESItemWithoutCount: an item of a TRES list that is not
+// TYPE=COUNT ("mem" cut from "mem=64G", "=4") makes the field unreadable,
+// counted and in Errors, and the demand is not kept, in the text readers
+// (sacct's ReqTRES, jobcomp's Tres, scontrol's TRES). It was dropped
+// without a word, and the demand read from the columns beside it.
+func TestTRESItemWithoutCount(t *testing.T) {
+	head := strings.ReplaceAll(SacctFormat, ",", "|") + "\n"
+	for _, tres := range []string{"cpu=2,mem", "cpu=2,=4,node=1", "cpu"} {
+		in := head + sacctLine(with(with(good("1"), "ReqTRES", tres), "ReqMem", "4000M"))
+		res, err := Sacct(strings.NewReader(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := res.Report
+		if len(res.Jobs) != 1 || rep.Anomalies["unreadable ReqTRES"] != 1 || len(rep.Errors) != 1 ||
+			rep.Errors[0].Field != "ReqTRES" || res.Jobs[0].Demand != nil {
+			t.Errorf("sacct ReqTRES %q: jobs %+v, anomalies %v, errors %v", tres, res.Jobs, rep.Anomalies, rep.Errors)
+		}
+		if _, err := Sacct(strings.NewReader(in), Options{Strict: true}); err == nil || !strings.Contains(err.Error(), "not TYPE=COUNT") {
+			t.Errorf("sacct ReqTRES %q, strict: %v, want an error saying not TYPE=COUNT", tres, err)
+		}
+	}
+	const jc = "JobId=1 UserId=u(1) GroupId=g(1) Name=x JobState=COMPLETED Partition=p TimeLimit=5 " +
+		"StartTime=2024-03-01T08:00:10 EndTime=2024-03-01T08:01:10 NodeList=n1 NodeCnt=1 ProcCnt=2 " +
+		"Tres=cpu=2,mem SubmitTime=2024-03-01T08:00:00\n"
+	res, err := Jobcomp(strings.NewReader(jc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 1 || len(res.Report.Errors) != 1 || res.Report.Errors[0].Field != "Tres" || res.Jobs[0].Demand != nil {
+		t.Errorf("jobcomp: jobs %+v, errors %v", res.Jobs, res.Report.Errors)
+	}
+}
