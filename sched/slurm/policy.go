@@ -137,6 +137,10 @@ type Policy struct {
 	calcs int64
 	// cycSkips counts the calculations cycle passed over.
 	cycSkips int64
+	// leaps counts the calculations leap passed over; flat is its and
+	// the flat looks' scratch (stillflat.go).
+	leaps, flatEvals int64 // and the calculations flat looks computed
+	flat             flatRun
 	// wakes counts Run's wake-ups (the tests bound a quiet span's).
 	wakes int64
 	// passAt is the time of Run's last pass; stillSkip: arm left the

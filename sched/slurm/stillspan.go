@@ -335,6 +335,10 @@ func (p *Policy) fsChange(limit int64) int64 {
 	}
 	res, hit := end, false
 	folds, seen := t.folds, false
+	if p.flatOK() { // without decay: segments, not steps (stillflat.go)
+		res, hit = p.flatLook(end)
+		end = p.nextCalc
+	}
 	for c, k := p.nextCalc, 0; c < end; c, k = c+P, k+1 {
 		if p.lookCut(k) {
 			res = c
@@ -414,6 +418,10 @@ func (p *Policy) csChange(limit int64) int64 {
 	}
 	res, hit := end, false
 	folds, seen, fold := t.folds, false, int64(0)
+	if p.flatOK() { // without decay: segments, not steps (stillflat.go)
+		res, hit = p.flatLook(end)
+		end = p.nextCalc
+	}
 	for c, k := p.nextCalc, 0; c < end && !hit; c, k = c+P, k+1 {
 		if p.lookCut(k) {
 			res = c

@@ -1,0 +1,110 @@
+package slurm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// TestFlatWalkExact: flatWalk's usage after n calculations, and its
+// segments' usage at every calculation, are stepping's bit for bit, on
+// usages and additions drawn to meet every case of the closed form:
+// integers and fractions, sums past 2^53 where additions round, and
+// additions of half a unit of the binade (ties to even, whose parity
+// alternates from one calculation to the next).
+func TestFlatWalkExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ties := 0
+	for round := range 3000 {
+		x := []float64{0, 1, 1e6 * rng.Float64(), float64(rng.Int64N(1 << 40)), 0x1p53 - float64(rng.Int64N(1<<20)),
+			0x1p60 + float64(rng.Int64N(1<<30))*1024, 1e300, 0x1p-1030}[rng.IntN(8)]
+		var adds []float64
+		for range 1 + rng.IntN(4) {
+			c := []float64{float64(1 + rng.Int64N(1000)), 300 * float64(1+rng.Int64N(1<<20)), rng.Float64() * 1e4,
+				3 * 0x1p7, 5 * 0x1p6, 0x1p7, 5 * 0x1p7, 1}[rng.IntN(8)]
+			adds = append(adds, c)
+		}
+		n := rng.Int64N(20000)
+		var segs []flatSeg
+		got := flatWalk(x, adds, n, &segs)
+		y := x
+		si := 0
+		for k := int64(1); k <= n; k++ {
+			prev := y
+			y = flatStep(y, adds)
+			for si < len(segs) && segs[si].end < k {
+				si++
+			}
+			if si == len(segs) || segs[si].k0 > k {
+				t.Fatalf("round %d: no segment holds calculation %d", round, k)
+			}
+			if v := segs[si].at(k); v != y {
+				t.Fatalf("round %d (x %v, adds %v): calculation %d of segment %+v: %v, stepping %v", round, x, adds, k, segs[si], v, y)
+			}
+			_ = prev
+		}
+		for _, g := range segs {
+			_, e := math.Frexp(g.a)
+			u := math.Ldexp(1, e-53)
+			for _, c := range adds {
+				if g.end > g.k0+2 && math.Mod(c, u) == u/2 {
+					ties++ // a sum in the segment rounds a tie to even
+				}
+			}
+		}
+		if got != y {
+			t.Fatalf("round %d (x %v, adds %v, n %d): %v, stepping %v", round, x, adds, n, got, y)
+		}
+	}
+	t.Logf("%d segments met a tie", ties)
+	if ties == 0 {
+		t.Error("no addition met a tie")
+	}
+}
+
+// TestStillSpanFlatSearch is TestStillSpanSearchArrivals without decay
+// (DecayHalfLife -1), where the looks ahead and the catch-ups read the
+// usage in closed form (stillflat.go): each round against the eager
+// reference, and against the same lazy run with the closed form off
+// (flatOff), whose looks step every calculation: the same priorities
+// and the same wake-ups, so every look found the same calculation. 40
+// rounds (8 under -short); BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED as
+// in TestStillSpanSearch.
+func TestStillSpanFlatSearch(t *testing.T) {
+	n := 40
+	if testing.Short() {
+		n = 8
+	}
+	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
+		n = v
+	}
+	seed, _ := strconv.Atoi(os.Getenv("BATCHQ_STILL_SEED"))
+	rng := rand.New(rand.NewPCG(uint64(seed), 4343))
+	defer func() { flatOff = false }()
+	var looks int64
+	for round := range n {
+		site, mach, jobs, cancels := arrivalsRound(rng)
+		site.DecayHalfLife = -1
+		ninth := rng.IntN(2) == 0
+		label := fmt.Sprintf("round %d (%+v, %+v)", round, site, mach)
+		flatOff = false
+		eager, _ := prioLog(t, label, site, mach, jobs, cancels, ninth, true)
+		before := flatLooks.Load()
+		lazy, lw := prioLog(t, label, site, mach, jobs, cancels, ninth, false)
+		looks += flatLooks.Load() - before
+		flatOff = true
+		step, sw := prioLog(t, label, site, mach, jobs, cancels, ninth, false)
+		sameLog(t, label+", eager and closed form", eager, lazy)
+		sameLog(t, label+", stepping and closed form", step, lazy)
+		if lw != sw {
+			t.Fatalf("%s: %d wake-ups in closed form, %d stepping", label, lw, sw)
+		}
+	}
+	t.Logf("%d flat looks", looks)
+	if looks == 0 {
+		t.Error("no look ahead read the usage in closed form")
+	}
+}
