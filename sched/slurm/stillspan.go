@@ -315,8 +315,10 @@ func (p *Policy) fsStill() int64 {
 // then. A look ahead goes no further than the calculations since a job
 // last started or ended (fsStill), at least fsLook: so it costs no more
 // than those, which woke Run each, and the wake-ups of a still stretch
-// are a logarithm of its length. Its answer holds until a job
-// starts or ends, or the calculations pass it.
+// are a logarithm of its length. Without decay the state never repeats:
+// it reads the usage in closed form instead of stepping (flatLook, the
+// same answer). Its answer holds until a job starts or ends, or the
+// calculations pass it.
 func (p *Policy) fsChange(limit int64) int64 {
 	if p.fsLooked && p.fsGen == p.runGen && p.fsFrom <= p.nextCalc &&
 		(p.nextCalc < p.fsUntil && (p.fsHit || limit <= p.fsUntil) || p.nextCalc == p.fsUntil && p.fsHit) {
@@ -390,8 +392,10 @@ func (p *Policy) fsChange(limit int64) int64 {
 // the decay scale is the last fold's and no waiting job's age factor
 // moved since that fold (each at 1, or age unweighted), the calculations
 // between repeat for ever with the same priorities, none of which
-// changed. Its answer holds until a job starts or ends (runGen), the
-// waiting jobs change (queueGen), or the calculations pass it. A job
+// changed (without decay, which never repeats, flatLook finds the
+// same answer in closed form). Its answer holds until a job starts or
+// ends (runGen), the waiting jobs change (queueGen), or the
+// calculations pass it. A job
 // running 2^40 s on the whole machine with another waiting woke Run at
 // every calculation: 3.7·10^9 times (TestStillSpanClassic).
 func (p *Policy) csChange(limit int64) int64 {
@@ -454,9 +458,9 @@ func (p *Policy) csChange(limit int64) int64 {
 // every cutEvery calculations, that Run's context is done: the look then
 // ends before it, its answer exact for the calculations it stepped, and
 // Run returns the context's error. A look steps as many calculations as
-// the stretch has gone (millions in one without decay, which never
-// repeats) and ran them all after a cancellation
-// (TestStillSpanLookCancel).
+// the stretch has gone, up to a repeat (millions under the default
+// half-life), and ran them all after a cancellation
+// (TestStillSpanLookCancel); flatLook hears it the same way.
 func (p *Policy) lookCut(k int) bool {
 	return k&(cutEvery-1) == cutEvery-1 && p.ctx != nil && p.ctx.Err() != nil
 }
