@@ -21,13 +21,13 @@ import (
 // x in [2^e, 2^(e+1)) is n·U (U = 2^(e−52)), and x + c rounds to
 // (n + round(c/U))·U unless c/U is a half-integer, when the tie goes to
 // the even n: so while a calculation's sums stay in the binade, a
-// calculation adds g(n mod 2)·U, and from the second calculation on the
-// parity is fixed or alternates: x(k0+2j) = x(k0) + j·E and x(k0+1+2j)
-// = x(k0+1) + j·E, E measured by stepping two calculations. flatSegs
-// cuts an association's calculations into such segments (a few a
-// binade, a few dozen binades a stretch): flatAdvance leaps a catch-up
-// (leap), and a look ahead reads any calculation's usage in a binary
-// search.
+// calculation adds g(n mod 2)·U, and from the second calculation in the
+// binade on the parity is fixed or alternates: x(k0+2j) = x(k0) + j·E
+// and x(k0+1+2j) = x(k0+1) + j·E, E measured by stepping two
+// calculations (TestFlatWalkExact). flatWalk cuts an association's
+// calculations into such segments (a few a binade, a few dozen binades
+// a stretch): a catch-up leaps by it (leap), and a look ahead reads any
+// calculation's usage from its segments in a binary search.
 //
 // A look then needs no stepping where a segment proves that nothing
 // changes. On each class of calculations (k even, k odd) of a range

@@ -21,11 +21,13 @@ import (
 // tick that asks one (a queued run, or fullPending with no run over the
 // whole queue held back already), asks none before the thread's held run
 // or the loop's queued one (arm wakes for those), and makes no backfill
-// cycle unless its instant is a check with work (bfDirty): it moves the
-// last tick (lastFull, lastSched) and the last check (bfLast, evAt) up to
-// its instant, which the next pass moves further on the same grids.
-// stillUntil finds the first calculation at which one of those may
-// happen, and arm asks no wake-up before it; the first catch-up after (an
+// cycle that starts or plans a job unless CPUs are free and a waiting
+// job may fit them (mayFit, for which arm wakes at the first check with
+// work anyway): it moves the last tick (lastFull, lastSched) and the
+// last check (bfLast, evAt) up to its instant, which the next pass moves
+// further on the same grids. stillUntil finds the first calculation at
+// which a run or a new priority may happen, and arm asks no wake-up
+// before it; the first catch-up after (an
 // event, or that wake-up) makes the pass of the last one passed over
 // (stillPass) before anything reads those clocks (OnEnd's arm does,
 // before its pass), then the calculations, which catchUp passes over as
@@ -64,31 +66,25 @@ func (p *Policy) stillUntil() int64 {
 		// KTH-SP2 under testdata/slurm.conf made Fair Tree).
 		return p.nextCalc
 	}
-	// The next calculation is most often a tick or a check that matters:
-	// one division tells, and the grids are not searched.
+	// The next calculation is most often a tick that matters: one
+	// division tells, and the grid is not searched.
 	next, t := p.nextCalc, int64(never)
 	ticks := p.mainPending || p.fullPending && !(p.mainSoon && p.fullAsked)
-	// checks changes wake-ups, not schedules: no test needs it (with it
-	// false every test passes, and TestStillSpanSearch on seeds 1–4, 600
-	// rounds each; TestStillSpanWakes' site with checks off the grid
-	// wakes 1,060 times rather than 1,197). A check that could start or
-	// plan a job has CPUs free and a waiting job that may fit them
-	// (arm's mayFit), and then arm wakes for it anyway; without those a
-	// cycle returns at once (backfill: nothing free, or less than the
-	// least a waiting job asks), and what it leaves (bfDirty, noFit,
-	// bfStill, bfLast on the same grid, evAt) is read only under mayFit
-	// or made again by the next event or check while jobs wait.
-	checks := p.bfDirty && !p.cfg.Builtin
-	if ticks && next%p.schedInt == 0 || checks && (next-p.bfLast)%p.bfInt == 0 {
+	// A backfill check is no reason to wake (it was, and woke Run 1,197
+	// times rather than 1,060 on TestStillSpanWakes' site with checks off
+	// the grid, changing no schedule): a check that could start or plan
+	// a job has CPUs free and a waiting job that may fit them (arm's
+	// mayFit), and then arm wakes for it anyway; without those a cycle
+	// returns at once (backfill: nothing free, or less than the least a
+	// waiting job asks), and what it leaves (bfDirty, noFit, bfStill,
+	// bfLast on the same grid, evAt) is read only under mayFit or made
+	// again by the next event or check while jobs wait; stillPass moves
+	// bfLast and evAt as the checks passed over would have.
+	if ticks && next%p.schedInt == 0 {
 		return next
 	}
 	if ticks {
 		t = p.calcOnGrid(p.schedInt, 0)
-	}
-	if checks {
-		// The first calculation at a check: the checks keep a grid of
-		// BackfillInterval from the last while jobs wait.
-		t = min(t, p.calcOnGrid(p.bfInt, p.bfLast))
 	}
 	switch {
 	case t == p.nextCalc || p.stillLazy:
