@@ -190,7 +190,10 @@ func flatWalk(x float64, adds []float64, n int64, segs *[]flatSeg) float64 {
 		x2 := flatStep(x1, adds)
 		x3 := flatStep(x2, adds)
 		x4 := flatStep(x3, adds)
-		if x4 >= hi {
+		if x4 >= hi || x4 == x2 {
+			// x4 == x2: x2 no longer moves (a tie rounded x1 up to an
+			// even unit and the sums of half a unit stay there); the
+			// next steps find that, and e = 0 would divide by zero.
 			continue
 		}
 		U := hi * 0x1p-53

@@ -108,3 +108,47 @@ func TestStillSpanFlatSearch(t *testing.T) {
 		t.Error("no look ahead read the usage in closed form")
 	}
 }
+
+// TestFlatWalkBinadeEdges is TestFlatWalkExact where the closed form's
+// cases crowd: usages at either end of a binade (odd units and even),
+// additions of half a unit or less, so that a sum stops moving a
+// calculation or two after a tie rounded it up to an even unit
+// (0x1p53+2 plus 1: 0x1p53+4, and there it stays, which divided by
+// zero), and additions of many units.
+func TestFlatWalkBinadeEdges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for round := range 20000 {
+		e := 40 + rng.IntN(40)
+		U := math.Ldexp(1, e-52)
+		x := []float64{math.Ldexp(1, e) + float64(rng.Int64N(8))*U, math.Ldexp(1, e+1) - float64(1+rng.Int64N(64))*U,
+			math.Ldexp(1, e) + float64(rng.Int64N(1<<52))*U, math.Ldexp(1, e+1) - float64(1+rng.Int64N(64))*U/2}[rng.IntN(4)]
+		var adds []float64
+		for range 1 + rng.IntN(4) {
+			c := []float64{U / 2, U / 4 * float64(1+rng.IntN(12)), U * float64(1+rng.IntN(5)) / 2,
+				math.Ldexp(1, e-53-rng.IntN(3)), U * float64(1+rng.Int64N(1<<20))}[rng.IntN(5)]
+			adds = append(adds, c)
+		}
+		if round == 0 {
+			x, adds = 0x1p53+2, []float64{1}
+		}
+		n := 1 + rng.Int64N(300)
+		var segs []flatSeg
+		got := flatWalk(x, adds, n, &segs)
+		y, si := x, 0
+		for k := int64(1); k <= n; k++ {
+			y = flatStep(y, adds)
+			for si < len(segs) && segs[si].end < k {
+				si++
+			}
+			if si == len(segs) || segs[si].k0 > k {
+				t.Fatalf("round %d (x %v, adds %v): no segment holds calculation %d", round, x, adds, k)
+			}
+			if v := segs[si].at(k); v != y {
+				t.Fatalf("round %d (x %v, adds %v): calculation %d of segment %+v: %v, stepping %v", round, x, adds, k, segs[si], v, y)
+			}
+		}
+		if got != y {
+			t.Fatalf("round %d (x %v, adds %v, n %d): %v, stepping %v", round, x, adds, n, got, y)
+		}
+	}
+}
