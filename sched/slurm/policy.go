@@ -137,10 +137,13 @@ type Policy struct {
 	calcs int64
 	// cycSkips counts the calculations cycle passed over.
 	cycSkips int64
-	// leaps counts the calculations leap passed over; flat is its and
-	// the flat looks' scratch (stillflat.go).
-	leaps, flatEvals int64 // and the calculations flat looks computed
-	flat             flatRun
+	// leaps counts the calculations leap passed over, flatLooks the
+	// looks flatLook made, flatEvals the calculations they computed; flat
+	// is their scratch (stillflat.go). flatOff (the tests' switch) turns
+	// the closed form off: the looks and catch-ups step every calculation.
+	leaps, flatLooks, flatEvals int64
+	flat                        flatRun
+	flatOff                     bool
 	// wakes counts Run's wake-ups (the tests bound a quiet span's).
 	wakes int64
 	// passAt is the time of Run's last pass; stillSkip: arm left the

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync/atomic"
 )
 
 // A still stretch without decay (DecayHalfLife -1: a site's
@@ -60,7 +59,7 @@ import (
 // (Δ = P), every running job started by the last calculation, and no
 // ended job's usage waiting.
 func (p *Policy) flatOK() bool {
-	if flatOff || p.decayF != 1 || len(p.pendingUse) > 0 || p.tree.scale != 1 || p.nextCalc-p.lastRan != p.calcPeriod {
+	if p.flatOff || p.decayF != 1 || len(p.pendingUse) > 0 || p.tree.scale != 1 || p.nextCalc-p.lastRan != p.calcPeriod {
 		return false
 	}
 	for _, r := range p.running {
@@ -70,13 +69,6 @@ func (p *Policy) flatOK() bool {
 	}
 	return true
 }
-
-// flatOff turns the closed form off: the looks and catch-ups step every
-// calculation (the tests compare the two).
-var flatOff bool
-
-// flatLooks counts the looks flatLook made (for the tests).
-var flatLooks atomic.Int64
 
 // flatRun is the map of one calculation (flatOK): the associations the
 // running jobs add to, each with its usage at the base and the
@@ -244,7 +236,7 @@ func (p *Policy) leap(now int64) {
 // puts it back.
 func (p *Policy) flatLook(end int64) (int64, bool) {
 	f, t, P := &p.flat, p.tree, p.calcPeriod
-	flatLooks.Add(1)
+	p.flatLooks++
 	f.build(p)
 	at := func(k int64) int64 { return p.nextCalc + (k-1)*P }
 	K := (end - p.nextCalc + P - 1) / P

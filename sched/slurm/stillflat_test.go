@@ -83,20 +83,17 @@ func TestStillSpanFlatSearch(t *testing.T) {
 	}
 	seed, _ := strconv.Atoi(os.Getenv("BATCHQ_STILL_SEED"))
 	rng := rand.New(rand.NewPCG(uint64(seed), 4343))
-	defer func() { flatOff = false }()
 	var looks int64
 	for round := range n {
 		site, mach, jobs, cancels := arrivalsRound(rng)
 		site.DecayHalfLife = -1
 		ninth := rng.IntN(2) == 0
 		label := fmt.Sprintf("round %d (%+v, %+v)", round, site, mach)
-		flatOff = false
 		eager, _ := prioLog(t, label, site, mach, jobs, cancels, ninth, true)
-		before := flatLooks.Load()
-		lazy, lw := prioLog(t, label, site, mach, jobs, cancels, ninth, false)
-		looks += flatLooks.Load() - before
-		flatOff = true
-		step, sw := prioLog(t, label, site, mach, jobs, cancels, ninth, false)
+		var lp *Policy
+		lazy, lw := prioLogP(t, label, site, mach, jobs, cancels, ninth, false, func(p *Policy) { lp = p })
+		looks += lp.flatLooks
+		step, sw := prioLogP(t, label, site, mach, jobs, cancels, ninth, false, func(p *Policy) { p.flatOff = true })
 		sameLog(t, label+", eager and closed form", eager, lazy)
 		sameLog(t, label+", stepping and closed form", step, lazy)
 		if lw != sw {
