@@ -149,3 +149,62 @@ func TestFlatWalkBinadeEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestStillSpanFlatEdges is TestStillSpanFlatSearch where the
+// certificates (ftCert, csCert) are closest to wrong: usages from
+// RawUsage at 2^53 and past it in units of the additions (so that every
+// calculation rounds, ties to even among them), many users sharing one
+// usage and one share (Fair Tree keys that tie, and stay tied or part),
+// CPU counts scaled by up to 2^30 (products of CPUs and periods past
+// 2^32). Each run against the eager reference and against stepping (the
+// closed form off), the same log and wake-ups. 30 rounds (6 under
+// -short); BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED as in
+// TestStillSpanSearch.
+func TestStillSpanFlatEdges(t *testing.T) {
+	n := 30
+	if testing.Short() {
+		n = 6
+	}
+	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
+		n = v
+	}
+	seed, _ := strconv.Atoi(os.Getenv("BATCHQ_STILL_SEED"))
+	rng := rand.New(rand.NewPCG(uint64(seed), 5353))
+	var looks, evals int64
+	for round := range n {
+		site, mach, jobs, cancels := arrivalsRound(rng)
+		site.DecayHalfLife = -1
+		for i := range jobs {
+			jobs[i].Submit %= 200000 // the eager reference wakes at every calculation
+		}
+		F := []int64{1, 1 << 10, 1 << 30}[rng.IntN(3)]
+		mach.MachineSize *= F
+		for i := range jobs {
+			jobs[i].AllocProcs *= F
+		}
+		unit := float64(F) * float64(site.CalcPeriod)
+		base := []float64{0x1p52, 0x1p53, 0x1p54, 0x1p60}[rng.IntN(4)] * unit
+		raws := []float64{0, base + unit/2, base + unit, base - unit*float64(1+rng.IntN(3)), base + 3*unit/2}
+		shares := []int64{1, 2, -1}
+		site.Associations = []Association{{Account: "a", Shares: 1}, {Account: "b", Parent: "a", Shares: 1},
+			{Account: "c", Shares: 1}}
+		for u := range 5 {
+			site.Associations = append(site.Associations, Association{Account: []string{"a", "b", "c"}[u%3],
+				User: fmt.Sprint(u), Shares: shares[rng.IntN(2)*rng.IntN(3)], RawUsage: raws[rng.IntN(len(raws))]})
+		}
+		site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
+		ninth := rng.IntN(2) == 0
+		label := fmt.Sprintf("round %d (%+v, %+v)", round, site, mach)
+		eager, _ := prioLog(t, label, site, mach, jobs, cancels, ninth, true)
+		var lp *Policy
+		lazy, lw := prioLogP(t, label, site, mach, jobs, cancels, ninth, false, func(p *Policy) { lp = p })
+		looks, evals = looks+lp.flatLooks, evals+lp.flatEvals
+		step, sw := prioLogP(t, label, site, mach, jobs, cancels, ninth, false, func(p *Policy) { p.flatOff = true })
+		sameLog(t, label+", eager and closed form", eager, lazy)
+		sameLog(t, label+", stepping and closed form", step, lazy)
+		if lw != sw {
+			t.Fatalf("%s: %d wake-ups in closed form, %d stepping", label, lw, sw)
+		}
+	}
+	t.Logf("%d flat looks, %d calculations they computed", looks, evals)
+}
