@@ -42,13 +42,14 @@ import (
 // that does not move against one that does is monotone. Classic
 // (csCert): each waiting job's priority bounded from the bounds of
 // every usage_norm it reads, through effective usage (widened by
-// 2^−49 for its rounding), Pow (widened by 2^−46: Go's Pow(2, y) is
-// within a few ulps) and the sum, age included; the priority holds if
+// 2^−49 for its rounding), Pow (widened by 2^−46 for its error; the
+// margins' arithmetic is at csEfctv and csFactor) and the sum, age
+// included; the priority holds if
 // prioCap gives it at both bounds. A bound that moves no value needs
 // no widening: the calculations compute the same floats. Where no
 // segment proves it (a segment's first calculation, a near tie), the
 // look computes that calculation's ranks or priorities exactly, from
-// the usage flatAt reads; the first that differs is the answer, so it
+// the usage flatRun.at reads; the first that differs is the answer, so it
 // is the stepping look's, bit for bit (TestStillSpanSearch*, which
 // compare every look's state before and after), and a still stretch of
 // 2^40 s costs a few hundred segments a look rather than 3.7·10^9
@@ -425,6 +426,10 @@ func (p *Policy) ftCert(ka, kb int64) bool {
 						return false
 					}
 				} else if (si*xj)/(sj*xi) < 1+0x1p-44 {
+					// The computed ratio is three roundings (2^−53 each)
+					// from the exact: at least 1+2^−44 computed is above
+					// 1+2^−45 exact at the ends, so between (monotone),
+					// and keys each within 2^−53 of theirs stay apart.
 					return false
 				}
 			}
@@ -488,6 +493,11 @@ func (p *Policy) csFactor(i int) ival {
 		v := math.Pow(2, -(e.lo / s))
 		return ival{v, v}
 	}
+	// Go's Pow(2, y) is Exp(f·Log(2)) (|f| ≤ ½) times a power of two,
+	// inverted for y < 0: four roundings of at most an ulp, within
+	// 2^−50 of 2^y. A Pow between the ends' ys is within (1±2^−50)² of
+	// theirs: 2^−46 leaves 16 times that. (A subnormal result rounds
+	// coarser, but a term below 2^−1022 moves no sum that reaches 1.)
 	return ival{math.Pow(2, -(e.hi/s)) * (1 - 0x1p-46), math.Pow(2, -(e.lo/s)) * (1 + 0x1p-46)}
 }
 
@@ -505,6 +515,11 @@ func (p *Policy) csEfctv(i int) ival {
 		sh := float64(a.shares) / float64(a.level)
 		v = ival{u.lo + (pe.lo-u.lo)*sh, u.hi + (pe.hi-u.hi)*sh}
 		if !u.point() || !pe.point() {
+			// UE is a convex combination (shares ≤ level) of values in
+			// [0, 1], exactly monotone in both; its subtraction, product
+			// and sum round by 2^−54 each: a computed UE between is
+			// within 2·3·2^−54 of the ends' computed ones, which 2^−49
+			// covers five times.
 			v.lo, v.hi = v.lo-0x1p-49, v.hi+0x1p-49
 		}
 	}

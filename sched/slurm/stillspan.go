@@ -129,9 +129,11 @@ func (p *Policy) stillUntil() int64 {
 //     stay on bfLast's grid) to the same bfLast, and sets evAt from
 //     evLast as bfCycled(tv) did, unless an event came at tv itself:
 //     none does, as a priority that changes at tv makes tv a wake-up
-//     (or, with stillLazy, bfDirty makes the first check a wake-up, and
-//     no check lies before it); stillUntil reads bfLast modulo
-//     BackfillInterval only;
+//     (with stillLazy, priorities wait for the catch-up's last
+//     calculation, after stillPass, and its event sets evAt as one
+//     after the check would; the checks passed over had no CPU to give,
+//     see stillUntil); stillUntil reads bfLast modulo BackfillInterval
+//     only;
 //   - OnEnd's arm, before its pass, reads them stale and may ask a
 //     wake-up at now+1 rather than later: its pass finds nothing due
 //     that the arm with the clocks moved would not have asked at or
@@ -156,7 +158,11 @@ func (p *Policy) stillPass(now int64) {
 		p.lastSched = max(p.lastSched, g)
 	}
 	if !p.cfg.Builtin && p.bfChecks(tv) {
-		p.bfCycled(tv) // a check without work (bfDirty is false then)
+		// A check with no cycle: none had work (bfDirty false) or could
+		// start or plan a job (no CPU free for any waiting job: arm wakes
+		// for a check otherwise). bfDirty stays as it is until the next
+		// cycle or event, as quiet's calculations leave it.
+		p.bfCycled(tv)
 	}
 }
 
