@@ -298,11 +298,21 @@ func logHooks(p *Policy, log *[]string) sched.Hooks {
 // the wake-ups Run made.
 func prioLog(t *testing.T, label string, site Config, mach sched.Config, jobs []swf.Job, cancels map[int64]int64, ninth, eager bool) ([]string, int64) {
 	t.Helper()
+	return prioLogP(t, label, site, mach, jobs, cancels, ninth, eager, nil)
+}
+
+// prioLogP is prioLog with set, if not nil, called on the policy before
+// it runs (a test's switches; its counters read after).
+func prioLogP(t *testing.T, label string, site Config, mach sched.Config, jobs []swf.Job, cancels map[int64]int64, ninth, eager bool, set func(*Policy)) ([]string, int64) {
+	t.Helper()
 	p, err := New(site, mach)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
 	p.eagerCalc = eager
+	if set != nil {
+		set(p)
+	}
 	var log []string
 	waiting := map[int64]bool{}
 	prios := func(what string, now, id int64) {

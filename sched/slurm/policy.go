@@ -137,6 +137,14 @@ type Policy struct {
 	calcs int64
 	// cycSkips counts the calculations cycle passed over.
 	cycSkips int64
+	// leaps counts the calculations leap passed over, flatLooks the
+	// looks flatLook made, flatEvals the calculations they computed,
+	// flatCerts the certificates they asked; flat is their scratch
+	// (stillflat.go). flatOff (the tests' switch) turns the closed form
+	// off: the looks and catch-ups step every calculation.
+	leaps, flatLooks, flatEvals, flatCerts int64
+	flat                                   flatRun
+	flatOff                                bool
 	// wakes counts Run's wake-ups (the tests bound a quiet span's).
 	wakes int64
 	// passAt is the time of Run's last pass; stillSkip: arm left the

@@ -321,6 +321,11 @@ func (p *Policy) catchUp(now int64) {
 		p.nextCalc += p.calcPeriod
 		prios := p.nextCalc > now || !lazy
 		p.calc(t, prios)
+		if i == 0 && cycles && p.cfg.WeightFairshare > 0 && p.nextCalc+p.calcPeriod <= now && p.flatOK() {
+			// Without decay: the usage of all but the last in closed form
+			// (stillflat.go).
+			p.leap(now)
+		}
 		if cycles && p.tree.folds != folds {
 			folds = p.tree.folds
 			p.cycle(i, now)

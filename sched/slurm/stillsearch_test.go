@@ -223,59 +223,7 @@ func TestStillSpanSearchArrivals(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 4242))
 	var still stillCount
 	for round := range n {
-		P := 2 + rng.Int64N(8)
-		mach := sched.Config{MachineSize: P, PerEventPass: rng.IntN(3) == 0}
-		period := []int64{1, 2, 7, 30}[rng.IntN(4)]
-		L := []int64{5000, 20000, 100000, 1000000}[rng.IntN(4)]
-		var jobs []swf.Job
-		long := 1 + rng.IntN(2) // jobs holding the machine
-		for i := range long {
-			cpus := P
-			if long == 2 {
-				cpus = P / 2
-				if i == 1 {
-					cpus = P - P/2
-				}
-			}
-			run := L + rng.Int64N(L)
-			jobs = append(jobs, swf.Job{ID: int64(i + 1), Submit: rng.Int64N(50), RunTime: run,
-				ReqTime: run + rng.Int64N(3)*1000, AllocProcs: cpus, ReqProcs: -1, User: rng.Int64N(4),
-				Group: rng.Int64N(3), Queue: -1, Partition: rng.Int64N(3) - 1, Status: 1})
-		}
-		for i := range 2 + rng.IntN(20) {
-			at := 50 + rng.Int64N(L)
-			if rng.IntN(3) == 0 {
-				at = floorTo(at, period)
-			}
-			limit := 60 + rng.Int64N(20000)
-			jobs = append(jobs, swf.Job{ID: int64(long + i + 1), Submit: at, RunTime: 1 + rng.Int64N(limit),
-				ReqTime: limit, AllocProcs: 1 + rng.Int64N(P), ReqProcs: -1, User: rng.Int64N(5),
-				Group: rng.Int64N(3), Queue: -1, Partition: rng.Int64N(3) - 1, Status: 1})
-		}
-		slices.SortStableFunc(jobs, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
-		cancels := map[int64]int64{}
-		for range rng.IntN(4) {
-			cancels[1+rng.Int64N(int64(len(jobs)))] = rng.Int64N(L + 1000)
-		}
-		site := Config{WeightAge: []int64{0, 1000, 1, 999999999}[rng.IntN(4)], WeightFairshare: 10000 * (1 + rng.Int64N(3)),
-			WeightJobSize: rng.Int64N(2) * 1000, WeightQOS: rng.Int64N(2) * 5000, WeightAssoc: rng.Int64N(2) * 300,
-			CalcPeriod: period, ClassicFairshare: rng.IntN(3) != 0,
-			DecayHalfLife:    []int64{1, 10, 60, 600, 3600, -1, 0}[rng.IntN(7)],
-			MaxAge:           []int64{0, 1, 100, 3000, 20000, 1 << 20}[rng.IntN(6)],
-			SchedMinInterval: []int64{1, 2, 5, 61, 400}[rng.IntN(5)],
-			BackfillInterval: []int64{0, 1, 7, 30}[rng.IntN(4)], SchedInterval: []int64{0, 1, 13, 60}[rng.IntN(4)],
-			Builtin: rng.IntN(4) == 0, EnforceLimits: rng.IntN(2) == 0, Epilog: rng.IntN(2) == 0,
-			BatchSchedDelay: []int64{0, 3, 100}[rng.IntN(3)], QOS: map[string]int64{"0": 10, "1": 3}}
-		if rng.IntN(4) != 0 {
-			site.Associations = []Association{{Account: "a", Priority: 5}, {Account: "b", Parent: "a", Shares: 3},
-				{Account: "c", Shares: 2, Priority: 9}}
-			for u := range 5 {
-				site.Associations = append(site.Associations, Association{Account: []string{"a", "b", "c"}[u%3],
-					User: fmt.Sprint(u), Shares: []int64{1, 2, 3, -1}[rng.IntN(4)],
-					RawUsage: float64(rng.IntN(3)) * float64(rng.IntN(1000000))})
-			}
-			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
-		}
+		site, mach, jobs, cancels := arrivalsRound(rng)
 		ninth := rng.IntN(2) == 0 // also cancel each ninth job's fourth before
 		eager, ew := prioLog(t, fmt.Sprint("round ", round), site, mach, jobs, cancels, ninth, true)
 		lazy, lw := prioLog(t, fmt.Sprint("round ", round), site, mach, jobs, cancels, ninth, false)
@@ -286,4 +234,63 @@ func TestStillSpanSearchArrivals(t *testing.T) {
 		still.note(site, ew, lw)
 	}
 	still.check(t)
+}
+
+// arrivalsRound draws a round of TestStillSpanSearchArrivals: a site, a
+// machine, its jobs and cancellations.
+func arrivalsRound(rng *rand.Rand) (Config, sched.Config, []swf.Job, map[int64]int64) {
+	P := 2 + rng.Int64N(8)
+	mach := sched.Config{MachineSize: P, PerEventPass: rng.IntN(3) == 0}
+	period := []int64{1, 2, 7, 30}[rng.IntN(4)]
+	L := []int64{5000, 20000, 100000, 1000000}[rng.IntN(4)]
+	var jobs []swf.Job
+	long := 1 + rng.IntN(2) // jobs holding the machine
+	for i := range long {
+		cpus := P
+		if long == 2 {
+			cpus = P / 2
+			if i == 1 {
+				cpus = P - P/2
+			}
+		}
+		run := L + rng.Int64N(L)
+		jobs = append(jobs, swf.Job{ID: int64(i + 1), Submit: rng.Int64N(50), RunTime: run,
+			ReqTime: run + rng.Int64N(3)*1000, AllocProcs: cpus, ReqProcs: -1, User: rng.Int64N(4),
+			Group: rng.Int64N(3), Queue: -1, Partition: rng.Int64N(3) - 1, Status: 1})
+	}
+	for i := range 2 + rng.IntN(20) {
+		at := 50 + rng.Int64N(L)
+		if rng.IntN(3) == 0 {
+			at = floorTo(at, period)
+		}
+		limit := 60 + rng.Int64N(20000)
+		jobs = append(jobs, swf.Job{ID: int64(long + i + 1), Submit: at, RunTime: 1 + rng.Int64N(limit),
+			ReqTime: limit, AllocProcs: 1 + rng.Int64N(P), ReqProcs: -1, User: rng.Int64N(5),
+			Group: rng.Int64N(3), Queue: -1, Partition: rng.Int64N(3) - 1, Status: 1})
+	}
+	slices.SortStableFunc(jobs, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+	cancels := map[int64]int64{}
+	for range rng.IntN(4) {
+		cancels[1+rng.Int64N(int64(len(jobs)))] = rng.Int64N(L + 1000)
+	}
+	site := Config{WeightAge: []int64{0, 1000, 1, 999999999}[rng.IntN(4)], WeightFairshare: 10000 * (1 + rng.Int64N(3)),
+		WeightJobSize: rng.Int64N(2) * 1000, WeightQOS: rng.Int64N(2) * 5000, WeightAssoc: rng.Int64N(2) * 300,
+		CalcPeriod: period, ClassicFairshare: rng.IntN(3) != 0,
+		DecayHalfLife:    []int64{1, 10, 60, 600, 3600, -1, 0}[rng.IntN(7)],
+		MaxAge:           []int64{0, 1, 100, 3000, 20000, 1 << 20}[rng.IntN(6)],
+		SchedMinInterval: []int64{1, 2, 5, 61, 400}[rng.IntN(5)],
+		BackfillInterval: []int64{0, 1, 7, 30}[rng.IntN(4)], SchedInterval: []int64{0, 1, 13, 60}[rng.IntN(4)],
+		Builtin: rng.IntN(4) == 0, EnforceLimits: rng.IntN(2) == 0, Epilog: rng.IntN(2) == 0,
+		BatchSchedDelay: []int64{0, 3, 100}[rng.IntN(3)], QOS: map[string]int64{"0": 10, "1": 3}}
+	if rng.IntN(4) != 0 {
+		site.Associations = []Association{{Account: "a", Priority: 5}, {Account: "b", Parent: "a", Shares: 3},
+			{Account: "c", Shares: 2, Priority: 9}}
+		for u := range 5 {
+			site.Associations = append(site.Associations, Association{Account: []string{"a", "b", "c"}[u%3],
+				User: fmt.Sprint(u), Shares: []int64{1, 2, 3, -1}[rng.IntN(4)],
+				RawUsage: float64(rng.IntN(3)) * float64(rng.IntN(1000000))})
+		}
+		site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
+	}
+	return site, mach, jobs, cancels
 }

@@ -21,11 +21,13 @@ import (
 // tick that asks one (a queued run, or fullPending with no run over the
 // whole queue held back already), asks none before the thread's held run
 // or the loop's queued one (arm wakes for those), and makes no backfill
-// cycle unless its instant is a check with work (bfDirty): it moves the
-// last tick (lastFull, lastSched) and the last check (bfLast, evAt) up to
-// its instant, which the next pass moves further on the same grids.
-// stillUntil finds the first calculation at which one of those may
-// happen, and arm asks no wake-up before it; the first catch-up after (an
+// cycle that starts or plans a job unless CPUs are free and a waiting
+// job may fit them (mayFit, for which arm wakes at the first check with
+// work anyway): it moves the last tick (lastFull, lastSched) and the
+// last check (bfLast, evAt) up to its instant, which the next pass moves
+// further on the same grids. stillUntil finds the first calculation at
+// which a run or a new priority may happen, and arm asks no wake-up
+// before it; the first catch-up after (an
 // event, or that wake-up) makes the pass of the last one passed over
 // (stillPass) before anything reads those clocks (OnEnd's arm does,
 // before its pass), then the calculations, which catchUp passes over as
@@ -64,31 +66,25 @@ func (p *Policy) stillUntil() int64 {
 		// KTH-SP2 under testdata/slurm.conf made Fair Tree).
 		return p.nextCalc
 	}
-	// The next calculation is most often a tick or a check that matters:
-	// one division tells, and the grids are not searched.
+	// The next calculation is most often a tick that matters: one
+	// division tells, and the grid is not searched.
 	next, t := p.nextCalc, int64(never)
 	ticks := p.mainPending || p.fullPending && !(p.mainSoon && p.fullAsked)
-	// checks changes wake-ups, not schedules: no test needs it (with it
-	// false every test passes, and TestStillSpanSearch on seeds 1–4, 600
-	// rounds each; TestStillSpanWakes' site with checks off the grid
-	// wakes 1,060 times rather than 1,197). A check that could start or
-	// plan a job has CPUs free and a waiting job that may fit them
-	// (arm's mayFit), and then arm wakes for it anyway; without those a
-	// cycle returns at once (backfill: nothing free, or less than the
-	// least a waiting job asks), and what it leaves (bfDirty, noFit,
-	// bfStill, bfLast on the same grid, evAt) is read only under mayFit
-	// or made again by the next event or check while jobs wait.
-	checks := p.bfDirty && !p.cfg.Builtin
-	if ticks && next%p.schedInt == 0 || checks && (next-p.bfLast)%p.bfInt == 0 {
+	// A backfill check is no reason to wake (it was, and woke Run 1,197
+	// times rather than 1,060 on TestStillSpanWakes' site with checks off
+	// the grid, changing no schedule): a check that could start or plan
+	// a job has CPUs free and a waiting job that may fit them (arm's
+	// mayFit), and then arm wakes for it anyway; without those a cycle
+	// returns at once (backfill: nothing free, or less than the least a
+	// waiting job asks), and what it leaves (bfDirty, noFit, bfStill,
+	// bfLast on the same grid, evAt) is read only under mayFit or made
+	// again by the next event or check while jobs wait; stillPass moves
+	// bfLast and evAt as the checks passed over would have.
+	if ticks && next%p.schedInt == 0 {
 		return next
 	}
 	if ticks {
 		t = p.calcOnGrid(p.schedInt, 0)
-	}
-	if checks {
-		// The first calculation at a check: the checks keep a grid of
-		// BackfillInterval from the last while jobs wait.
-		t = min(t, p.calcOnGrid(p.bfInt, p.bfLast))
 	}
 	switch {
 	case t == p.nextCalc || p.stillLazy:
@@ -133,9 +129,11 @@ func (p *Policy) stillUntil() int64 {
 //     stay on bfLast's grid) to the same bfLast, and sets evAt from
 //     evLast as bfCycled(tv) did, unless an event came at tv itself:
 //     none does, as a priority that changes at tv makes tv a wake-up
-//     (or, with stillLazy, bfDirty makes the first check a wake-up, and
-//     no check lies before it); stillUntil reads bfLast modulo
-//     BackfillInterval only;
+//     (with stillLazy, priorities wait for the catch-up's last
+//     calculation, after stillPass, and its event sets evAt as one
+//     after the check would; the checks passed over had no CPU to give,
+//     see stillUntil); stillUntil reads bfLast modulo BackfillInterval
+//     only;
 //   - OnEnd's arm, before its pass, reads them stale and may ask a
 //     wake-up at now+1 rather than later: its pass finds nothing due
 //     that the arm with the clocks moved would not have asked at or
@@ -160,7 +158,11 @@ func (p *Policy) stillPass(now int64) {
 		p.lastSched = max(p.lastSched, g)
 	}
 	if !p.cfg.Builtin && p.bfChecks(tv) {
-		p.bfCycled(tv) // a check without work (bfDirty is false then)
+		// A check with no cycle: none had work (bfDirty false) or could
+		// start or plan a job (no CPU free for any waiting job: arm wakes
+		// for a check otherwise). bfDirty stays as it is until the next
+		// cycle or event, as quiet's calculations leave it.
+		p.bfCycled(tv)
 	}
 }
 
@@ -315,8 +317,10 @@ func (p *Policy) fsStill() int64 {
 // then. A look ahead goes no further than the calculations since a job
 // last started or ended (fsStill), at least fsLook: so it costs no more
 // than those, which woke Run each, and the wake-ups of a still stretch
-// are a logarithm of its length. Its answer holds until a job
-// starts or ends, or the calculations pass it.
+// are a logarithm of its length. Without decay the state never repeats:
+// it reads the usage in closed form instead of stepping (flatLook, the
+// same answer). Its answer holds until a job starts or ends, or the
+// calculations pass it.
 func (p *Policy) fsChange(limit int64) int64 {
 	if p.fsLooked && p.fsGen == p.runGen && p.fsFrom <= p.nextCalc &&
 		(p.nextCalc < p.fsUntil && (p.fsHit || limit <= p.fsUntil) || p.nextCalc == p.fsUntil && p.fsHit) {
@@ -335,6 +339,10 @@ func (p *Policy) fsChange(limit int64) int64 {
 	}
 	res, hit := end, false
 	folds, seen := t.folds, false
+	if p.flatOK() { // without decay: segments, not steps (stillflat.go)
+		res, hit = p.flatLook(end)
+		end = p.nextCalc
+	}
 	for c, k := p.nextCalc, 0; c < end; c, k = c+P, k+1 {
 		if p.lookCut(k) {
 			res = c
@@ -386,8 +394,10 @@ func (p *Policy) fsChange(limit int64) int64 {
 // the decay scale is the last fold's and no waiting job's age factor
 // moved since that fold (each at 1, or age unweighted), the calculations
 // between repeat for ever with the same priorities, none of which
-// changed. Its answer holds until a job starts or ends (runGen), the
-// waiting jobs change (queueGen), or the calculations pass it. A job
+// changed (without decay, which never repeats, flatLook finds the
+// same answer in closed form). Its answer holds until a job starts or
+// ends (runGen), the waiting jobs change (queueGen), or the
+// calculations pass it. A job
 // running 2^40 s on the whole machine with another waiting woke Run at
 // every calculation: 3.7·10^9 times (TestStillSpanClassic).
 func (p *Policy) csChange(limit int64) int64 {
@@ -414,6 +424,10 @@ func (p *Policy) csChange(limit int64) int64 {
 	}
 	res, hit := end, false
 	folds, seen, fold := t.folds, false, int64(0)
+	if p.flatOK() { // without decay: segments, not steps (stillflat.go)
+		res, hit = p.flatLook(end)
+		end = p.nextCalc
+	}
 	for c, k := p.nextCalc, 0; c < end && !hit; c, k = c+P, k+1 {
 		if p.lookCut(k) {
 			res = c
@@ -446,9 +460,9 @@ func (p *Policy) csChange(limit int64) int64 {
 // every cutEvery calculations, that Run's context is done: the look then
 // ends before it, its answer exact for the calculations it stepped, and
 // Run returns the context's error. A look steps as many calculations as
-// the stretch has gone (millions in one without decay, which never
-// repeats) and ran them all after a cancellation
-// (TestStillSpanLookCancel).
+// the stretch has gone, up to a repeat (millions under the default
+// half-life), and ran them all after a cancellation
+// (TestStillSpanLookCancel); flatLook hears it the same way.
 func (p *Policy) lookCut(k int) bool {
 	return k&(cutEvery-1) == cutEvery-1 && p.ctx != nil && p.ctx.Err() != nil
 }
