@@ -38,3 +38,40 @@ func TestTRESItemWithoutCount(t *testing.T) {
 		t.Errorf("jobcomp: jobs %+v, errors %v", res.Jobs, res.Report.Errors)
 	}
 }
+
+// TestTRESUnitValues: Slurm writes a GRES counted in megabytes with a
+// unit, as it writes mem ("gres/gpumem=4G"). gres/gpumem and gres/gpuutil
+// (its measures of GPU use) are not a request and are ignored; another
+// GRES with a unit is read as mem is, in MiB. Both were "not a number",
+// and the whole demand was dropped.
+func TestTRESUnitValues(t *testing.T) {
+	const tres = "cpu=2,mem=4G,node=1,gres/gpu=1,gres/gpumem=4G,gres/gpuutil=50,gres/scratch=1.5G"
+	check := func(name string, res *Result, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(res.Jobs) != 1 || len(res.Report.Errors) != 0 || res.Jobs[0].Demand == nil {
+			t.Fatalf("%s: jobs %+v, errors %v", name, res.Jobs, res.Report.Errors)
+		}
+		d := res.Jobs[0].Demand
+		if d.Memory != 4096 || d.GPUs != 1000 || len(d.Named) != 1 || d.Named["gres/scratch"] != 1536 {
+			t.Errorf("%s: demand %+v, want 4096 MiB, 1 GPU and only gres/scratch 1536", name, d)
+		}
+	}
+	head := strings.ReplaceAll(SacctFormat, ",", "|") + "\n"
+	in := head + sacctLine(with(good("1"), "ReqTRES", tres))
+	res, err := Sacct(strings.NewReader(in), Options{Strict: true})
+	check("sacct", res, err)
+	jc := "JobId=1 UserId=u(1) GroupId=g(1) Name=x JobState=COMPLETED Partition=p TimeLimit=5 " +
+		"StartTime=2024-03-01T08:00:10 EndTime=2024-03-01T08:01:10 NodeList=n1 NodeCnt=1 ProcCnt=2 " +
+		"Tres=" + tres + " SubmitTime=2024-03-01T08:00:00\n"
+	res, err = Jobcomp(strings.NewReader(jc), Options{Strict: true})
+	check("jobcomp", res, err)
+	for _, bad := range []string{"gres/scratch=1.5X", "gres/scratch=9999999999999T"} {
+		in := head + sacctLine(with(good("1"), "ReqTRES", "cpu=2,"+bad))
+		if _, err := Sacct(strings.NewReader(in), Options{Strict: true}); err == nil {
+			t.Errorf("sacct ReqTRES %q, strict: no error", bad)
+		}
+	}
+}
