@@ -192,8 +192,12 @@ func slurmTRES(in *demandIn, entries []tresEntry) (key, value string, err error)
 				models[m] = true
 				in.models = append(in.models, m)
 			}
+		case e.key == "gres/gpumem" || e.key == "gres/gpuutil":
+			// Slurm's measures of GPU use (AccountingStorageTRES), not a
+			// request; gpumem is written with a unit ("4G"), which was
+			// "not a number" and cost the whole demand.
 		case strings.HasPrefix(e.key, "gres/"):
-			n, err := parseCount(e.value)
+			n, err := gresCount(e.value)
 			if err != nil {
 				return e.key, e.value, err
 			}
@@ -206,9 +210,28 @@ func slurmTRES(in *demandIn, entries []tresEntry) (key, value string, err error)
 		case strings.HasPrefix(e.key, "license/") || strings.HasPrefix(e.key, "bb/"):
 			in.dropped = true
 		}
-		// billing, energy, fs/*, vmem, pages: accounting, not a request.
+		// billing, energy, fs/*, vmem, pages: accounting, not a request
+		// (never parsed, so a unit such as fs/disk=1.5M cannot fail them).
 	}
 	return "", "", nil
+}
+
+// gresCount reads a GRES count: a whole number, or a size with a unit
+// ("40G"), which Slurm writes for a TRES counted in megabytes as it
+// writes mem: read as mem is, in MiB (sacct --json gives the number).
+func gresCount(s string) (int64, error) {
+	n, err := parseCount(s)
+	if err == nil || s == "" || s[len(s)-1] >= '0' && s[len(s)-1] <= '9' {
+		return n, err
+	}
+	v, serr := parseSize(s, 1<<20)
+	switch {
+	case serr == errRange || serr == nil && v/(1<<20) > maxSeconds:
+		return 0, errRange
+	case serr != nil:
+		return 0, err
+	}
+	return mib(v / (1 << 20)), nil
 }
 
 // tresEntry is one TRES of a list, keyed as sacct prints it ("gres/gpu:a100").

@@ -78,7 +78,8 @@ var sacctColumns = []struct{ name, feeds string }{
 // The demand (Job.Demand; the rules common to all formats are Result's)
 // comes from ReqTRES (else AllocTRES, the allocation, noted): cpu, mem
 // (the job's total), node, gres/gpu, gres/gpu:MODEL (models), other
-// gres/X (Named, "gres/X"); billing, energy, fs/*, vmem are ignored;
+// gres/X (Named, "gres/X"; one with a unit, "40G", in MiB as mem);
+// gres/gpumem, gres/gpuutil, billing, energy, fs/*, vmem are ignored;
 // license/* and bb/* are not kept (cluster-wide, noted). Nodes come from
 // ReqNodes, AllocNodes or NNodes when the TRES have none; memory from
 // ReqMem (suffix c per CPU, n per node, none in all) when they have none;

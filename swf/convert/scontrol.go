@@ -173,6 +173,8 @@ func (s *snapBuilder) scontrolRecord(rec string, num int) error {
 			if err := s.fieldError(&q, "TimeLimit", v, err); err != nil {
 				return err
 			}
+		} else if sec == 0 {
+			q.note(noteZeroLimit) // none imposed, as in the accounting formats (zeroLimit)
 		} else {
 			q.TimeLimit = int64(sec)
 		}

@@ -162,6 +162,8 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 		q.note(noteInvalidLimit)
 	case !l.OK():
 		q.partLimit = true
+	case l.V == 0:
+		q.note(noteZeroLimit) // none imposed, as in the accounting formats (zeroLimit)
 	default:
 		q.TimeLimit = l.V * 60
 	}

@@ -57,7 +57,7 @@ type QueuedJob struct {
 	// suspended time excluded; 0 for a waiting job.
 	Elapsed int64
 	// TimeLimit is the job's limit (the user's estimate), -1 when
-	// UNLIMITED or unknown.
+	// UNLIMITED, 0 (none imposed, noted) or unknown.
 	TimeLimit int64
 	// CPUs and Nodes are those allocated to a running job, the minimum
 	// requested by a waiting one.
