@@ -921,8 +921,9 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
+	// Digits only: ParseInt takes a sign, and "+1200" was job 1200.
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 0 {
+	if err != nil || id < 0 || !digits(r.PathValue("id")) {
 		s.writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
