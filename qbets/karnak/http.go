@@ -179,6 +179,14 @@ func (s *Service) Handler() http.Handler {
 			s.writeError(w, errNotReady)
 			return
 		}
+		if r.URL.Path == "/karnak/events" && r.Method != http.MethodPost {
+			// The mux's own 405, as on the other routes: GET and HEAD
+			// matched the stats route (GET /karnak/{file}, a 404), and
+			// its Allow added GET and HEAD to another method's.
+			w.Header().Set("Allow", http.MethodPost)
+			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			return
+		}
 		m.ServeHTTP(w, r)
 	})
 }
