@@ -530,6 +530,18 @@ func retryAfter(w http.ResponseWriter, err error) {
 // one of types, in UTF-8: 415 for another type or charset, 413 beyond
 // the limit, 400 for bytes that are not UTF-8.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...string) ([]byte, string, error) {
+	if r.ContentLength > limit {
+		// Refused before a byte is read: MaxBytesReader refuses only
+		// once the bytes arrive, and a client that declared 4 MB and
+		// sent none held its connection until the read timeout. The
+		// connection closes (HTTP/1), or net/http would read up to
+		// 256 KiB of the unread body before answering, waiting as long
+		// (TestDeclaredLengthRefusedAtOnce).
+		if r.ProtoMajor == 1 {
+			w.Header().Set("Connection", "close")
+		}
+		return nil, "", &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body: %d bytes declared (Content-Length), at most %d", r.ContentLength, limit)}
+	}
 	ct := r.Header.Get("Content-Type")
 	mt, err := ct, error(nil)
 	if !slices.Contains(types, ct) { // a bare media type needs no parsing
