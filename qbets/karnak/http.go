@@ -179,6 +179,14 @@ func (s *Service) Handler() http.Handler {
 			s.writeError(w, errNotReady)
 			return
 		}
+		if r.URL.Path == "/karnak/events" && r.Method != http.MethodPost {
+			// The mux's own 405, as on the other routes: GET and HEAD
+			// matched the stats route (GET /karnak/{file}, a 404), and
+			// its Allow added GET and HEAD to another method's.
+			w.Header().Set("Allow", http.MethodPost)
+			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			return
+		}
 		m.ServeHTTP(w, r)
 	})
 }
@@ -522,6 +530,18 @@ func retryAfter(w http.ResponseWriter, err error) {
 // one of types, in UTF-8: 415 for another type or charset, 413 beyond
 // the limit, 400 for bytes that are not UTF-8.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...string) ([]byte, string, error) {
+	if r.ContentLength > limit {
+		// Refused before a byte is read: MaxBytesReader refuses only
+		// once the bytes arrive, and a client that declared 4 MB and
+		// sent none held its connection until the read timeout. The
+		// connection closes (HTTP/1), or net/http would read up to
+		// 256 KiB of the unread body before answering, waiting as long
+		// (TestDeclaredLengthRefusedAtOnce).
+		if r.ProtoMajor == 1 {
+			w.Header().Set("Connection", "close")
+		}
+		return nil, "", &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body: %d bytes declared (Content-Length), at most %d", r.ContentLength, limit)}
+	}
 	ct := r.Header.Get("Content-Type")
 	mt, err := ct, error(nil)
 	if !slices.Contains(types, ct) { // a bare media type needs no parsing
@@ -921,8 +941,9 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
+	// Digits only: ParseInt takes a sign, and "+1200" was job 1200.
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 0 {
+	if err != nil || id < 0 || !digits(r.PathValue("id")) {
 		s.writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
