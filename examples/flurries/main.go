@@ -91,7 +91,7 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err // (it made a directory named "-")
 	}
 	if *exp != "all" && *exp != "none" && !slices.Contains(experimentNames, *exp) {
-		return cli.Usagef("unknown experiment %q (want all, %s)", *exp, strings.Join(experimentNames, ", "))
+		return cli.Usagef("unknown experiment %q (want all, none, %s)", *exp, strings.Join(experimentNames, ", "))
 	}
 	if *dir == "" {
 		if *dir, err = tracetest.Dir(); err != nil {

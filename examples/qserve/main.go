@@ -281,7 +281,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// the service hold at worst must fit in a server's memory (1 TiB), or
 	// the counts bound nothing.
 	if err := (karnak.Config{MaxSystems: *maxSystems, MaxQueues: *maxQueues, MaxLiveJobs: *maxLiveJobs}).Validate(); err != nil {
-		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(err.Error())
+		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(strings.TrimPrefix(err.Error(), "karnak: "))
 		return cli.UsageError{Msg: "serve: " + msg}
 	}
 	if *fixed < 0 {

@@ -242,7 +242,7 @@ func (o Config) withDefaults() (Config, error) {
 		}
 	}
 	if b := limitsBytes(o.MaxSystems, o.MaxQueues, o.MaxLiveJobs); b > maxLimitsBytes {
-		return o, fmt.Errorf("MaxSystems %d, MaxQueues %d and MaxLiveJobs %d: every system full would hold %s, more than %s (about %s a system, %s a queue, %s a live job): lower one",
+		return o, fmt.Errorf("karnak: MaxSystems %d, MaxQueues %d and MaxLiveJobs %d: every system full would hold %s, more than %s (about %s a system, %s a queue, %s a live job): lower one",
 			o.MaxSystems, o.MaxQueues, o.MaxLiveJobs, bytesText(b), bytesText(maxLimitsBytes), bytesText(systemBytes), bytesText(queueBytes), bytesText(liveJobBytes))
 	}
 	if math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0) || o.Burst < 0 || o.Burst > 1<<30 {

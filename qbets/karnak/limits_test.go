@@ -31,8 +31,8 @@ func TestLimitsBounded(t *testing.T) {
 		{Config{MaxQueues: 1 << 20}, "MaxQueues 1048576"},
 		{Config{MaxSystems: 5000}, "MaxSystems 5000, MaxQueues 64 and MaxLiveJobs 262144: every system full would hold 1.95 TiB, more than 1 TiB (about 19.9 MiB a system, 80 KiB a queue, 1.5 KiB a live job): lower one"},
 	} {
-		if err := c.cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v: %v, want an error with %q", c.cfg, err, c.want)
+		if err := c.cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "karnak: ") {
+			t.Errorf("%+v: %v, want an error with %q, \"karnak: \" first as Validate's others", c.cfg, err, c.want)
 		}
 	}
 }
