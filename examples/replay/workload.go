@@ -90,18 +90,10 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
-	late, prev := 0, int64(-1)
-	for _, j := range jobs {
-		// swfstat's and simulate's count (swf.Stats.OutOfOrder): earlier
-		// than the line before, an unknown submit time (-1) not compared
-		if j.Submit >= 0 {
-			if j.Submit < prev {
-				late++
-			}
-			prev = j.Submit
-		}
-	}
-	jobs, _ = sanitize.Reorder(jobs)
+	// Reorder counts what swfstat and simulate count (swf.Stats.OutOfOrder):
+	// lines earlier than the known submit before them.
+	jobs, reordered := sanitize.Reorder(jobs)
+	late := reordered.OutOfOrder
 	// The span is the jobs the simulators take: one submitted past
 	// sanitize.MaxTime is rejected (counted in the report) and made the
 	// span 106751991167294 days.
