@@ -152,3 +152,33 @@ func TestWrapForwardsObserve(t *testing.T) {
 		t.Fatalf("error %v, want the inner predictor's", err)
 	}
 }
+
+// TestWrapDefaultClasses pins the class numbers Wrap's doc gives (0 for
+// 1 processor, 1 for 2, 2 for 3–4, 3 for 5–8, …), which a caller needs to
+// ask c.Interval about a job the Wrapper was not asked about: the jobs'
+// outcomes (waits 10 times the point) must land in their class and no
+// other, beside 100 outcomes equal to the point in class 100.
+func TestWrapDefaultClasses(t *testing.T) {
+	for _, c := range []struct{ size, class int64 }{{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {8, 3}, {16, 4}, {17, 5}, {-1, 0}} {
+		cal, _ := NewCalibrator(Config{MinClass: 1, Split: true, Levels: []float64{0.5}})
+		for range 100 {
+			cal.Update(100, 600, 600)
+		}
+		w := Wrap(constant(600), cal, nil)
+		for id := range int64(20) {
+			j := swf.Job{ID: id, Submit: 0, Wait: 6000, RunTime: 1, AllocProcs: c.size, ReqProcs: -1}
+			if _, err := w.Predict(&j, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Observe(replay.Start, &j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for class := int64(0); class <= 6; class++ {
+			lo, _ := cal.Interval(class, 600, 0)
+			if got, want := lo > 600, class == c.class; got != want {
+				t.Errorf("size %d: class %d has the outcomes: %v, want %v (lower end %v)", c.size, class, got, want, lo)
+			}
+		}
+	}
+}
