@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/replay"
@@ -22,6 +23,21 @@ func TestValidate(t *testing.T) {
 	}
 	if _, err := NewCalibrator(Config{}); err != nil {
 		t.Fatal(err)
+	}
+	// Each error names the field (it named four at once, and printed
+	// the whole Config).
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Window: -1}, "conformal: Window -1,"}, {Config{MinClass: -2}, "conformal: MinClass -2,"},
+		{Config{Gamma: 1}, "conformal: Gamma 1,"}, {Config{Gamma: math.NaN()}, "conformal: Gamma NaN,"},
+		{Config{Floor: -1}, "conformal: Floor -1,"}, {Config{Floor: math.Inf(1)}, "conformal: Floor +Inf,"},
+		{Config{Floor: math.NaN()}, "conformal: Floor NaN,"},
+	} {
+		if err := c.cfg.Validate(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error beginning %q", c.cfg, err, c.want)
+		}
 	}
 }
 
