@@ -242,3 +242,37 @@ func TestReadmeLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeSJBFLines checks the README's count of the lines of the user
+// policy in sched's ExampleScheduler (the sjbf type, its Name and its
+// Schedule method, comments and blank lines included) against the file:
+// the README said 35 when the file had 36.
+func TestReadmeSJBFLines(t *testing.T) {
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("sched", "example_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	first, schedule, last := -1, -1, -1
+	for i, l := range lines {
+		switch {
+		case l == "type sjbf struct{}":
+			first = i
+		case strings.HasPrefix(l, "func (sjbf) Schedule("):
+			schedule = i
+		case l == "}" && schedule >= 0 && last < 0:
+			last = i
+		}
+	}
+	if first < 0 || schedule < first || last < schedule {
+		t.Fatal("sched/example_test.go no longer has the sjbf type followed by its Schedule method")
+	}
+	want := fmt.Sprintf("EASY-SJBF in %d lines, from its type to the end of its Schedule method", last-first+1)
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), want) {
+		t.Errorf("README.md should say %q (sched/example_test.go, lines %d–%d)", want, first+1, last+1)
+	}
+}

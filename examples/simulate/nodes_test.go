@@ -287,3 +287,36 @@ func TestNodesNotesPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeUseOnePool checks the README's word on the JSON's "use" on
+// one pool against the output: the fields that are there and 0 (the
+// README said "only cores" while memory and gpus were printed as 0).
+func TestReadmeUseOnePool(t *testing.T) {
+	m := runJSON(t, writeTrace(t, t.TempDir(), "small.swf", small))
+	u, ok := m["use"].(map[string]any)
+	if !ok {
+		t.Fatalf("use = %v, want an object", m["use"])
+	}
+	if c, _ := u["cores"].(float64); c <= 0 || c > 1 {
+		t.Errorf("use cores = %v, want a share in (0, 1]", u["cores"])
+	}
+	var zero []string
+	for _, k := range []string{"cores", "memory", "gpus"} {
+		if _, ok := u[k]; !ok {
+			t.Errorf("use has no %q: %v", k, u)
+		} else if u[k] == 0.0 {
+			zero = append(zero, "`"+k+"`")
+		}
+	}
+	if len(u) != 3 {
+		t.Errorf("use has %d fields, want cores, memory, gpus: %v", len(u), u)
+	}
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "on one pool " + strings.Join(zero, " and ") + " are 0)"
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), want) {
+		t.Errorf("README.md should say of use %q (the one-pool output: %v)", want, u)
+	}
+}

@@ -39,11 +39,15 @@ func (c Config) Validate() error {
 		}
 		prev = l
 	}
-	if c.Window < 0 || c.MinClass < 0 || c.Gamma < 0 || c.Gamma >= 1 || c.Floor < 0 || math.IsNaN(c.Gamma+c.Floor) {
-		return fmt.Errorf("conformal: negative window, class minimum, step or floor, or step ≥ 1 (%+v)", c)
-	}
-	if math.IsInf(c.Floor, 1) { // every residual would be ln(Inf/Inf), NaN
-		return fmt.Errorf("conformal: floor %v not finite", c.Floor)
+	switch {
+	case c.Window < 0:
+		return fmt.Errorf("conformal: Window %d, want ≥ 0 (0: 2000)", c.Window)
+	case c.MinClass < 0:
+		return fmt.Errorf("conformal: MinClass %d, want ≥ 0 (0: 100)", c.MinClass)
+	case !(c.Gamma >= 0 && c.Gamma < 1):
+		return fmt.Errorf("conformal: Gamma %v, want a step in [0, 1) (0: 0.005)", c.Gamma)
+	case !(c.Floor >= 0) || math.IsInf(c.Floor, 1): // an infinite floor: every residual ln(Inf/Inf), NaN
+		return fmt.Errorf("conformal: Floor %v, want a finite wait ≥ 0 (0: 60 s)", c.Floor)
 	}
 	return nil
 }

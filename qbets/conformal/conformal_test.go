@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/replay"
@@ -22,6 +23,21 @@ func TestValidate(t *testing.T) {
 	}
 	if _, err := NewCalibrator(Config{}); err != nil {
 		t.Fatal(err)
+	}
+	// Each error names the field (it named four at once, and printed
+	// the whole Config).
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Window: -1}, "conformal: Window -1,"}, {Config{MinClass: -2}, "conformal: MinClass -2,"},
+		{Config{Gamma: 1}, "conformal: Gamma 1,"}, {Config{Gamma: math.NaN()}, "conformal: Gamma NaN,"},
+		{Config{Floor: -1}, "conformal: Floor -1,"}, {Config{Floor: math.Inf(1)}, "conformal: Floor +Inf,"},
+		{Config{Floor: math.NaN()}, "conformal: Floor NaN,"},
+	} {
+		if err := c.cfg.Validate(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error beginning %q", c.cfg, err, c.want)
+		}
 	}
 }
 
@@ -150,5 +166,35 @@ func TestWrapForwardsObserve(t *testing.T) {
 	jobs := []swf.Job{{ID: 1, Submit: 0, Wait: 5, RunTime: 1, AllocProcs: 1}}
 	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, w); !errors.Is(err, errBoom) {
 		t.Fatalf("error %v, want the inner predictor's", err)
+	}
+}
+
+// TestWrapDefaultClasses pins the class numbers Wrap's doc gives (0 for
+// 1 processor, 1 for 2, 2 for 3–4, 3 for 5–8, …), which a caller needs to
+// ask c.Interval about a job the Wrapper was not asked about: the jobs'
+// outcomes (waits 10 times the point) must land in their class and no
+// other, beside 100 outcomes equal to the point in class 100.
+func TestWrapDefaultClasses(t *testing.T) {
+	for _, c := range []struct{ size, class int64 }{{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {8, 3}, {16, 4}, {17, 5}, {-1, 0}} {
+		cal, _ := NewCalibrator(Config{MinClass: 1, Split: true, Levels: []float64{0.5}})
+		for range 100 {
+			cal.Update(100, 600, 600)
+		}
+		w := Wrap(constant(600), cal, nil)
+		for id := range int64(20) {
+			j := swf.Job{ID: id, Submit: 0, Wait: 6000, RunTime: 1, AllocProcs: c.size, ReqProcs: -1}
+			if _, err := w.Predict(&j, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Observe(replay.Start, &j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for class := int64(0); class <= 6; class++ {
+			lo, _ := cal.Interval(class, 600, 0)
+			if got, want := lo > 600, class == c.class; got != want {
+				t.Errorf("size %d: class %d has the outcomes: %v, want %v (lower end %v)", c.size, class, got, want, lo)
+			}
+		}
 	}
 }

@@ -40,7 +40,11 @@ type question struct {
 }
 
 // Wrap returns p with intervals from c, the classes given by class (nil:
-// the job's power-of-two size class, 1, 2, 3–4, 5–8, …).
+// the job's power-of-two size class, 1, 2, 3–4, 5–8, … processors,
+// numbered 0, 1, 2, 3, …: ⌈log2 size⌉, and 0 for a job without a size).
+// The class of a job the Wrapper is not asked about, a hypothetical one
+// forecast some other way, is that number: c.Interval(class, point, i)
+// gives its interval from the outcomes the Wrapper fed c.
 func Wrap(p Point, c *Calibrator, class func(*swf.Job) int64) *Wrapper {
 	w := &Wrapper{p: p, c: c, class: class, pending: make(map[int64]question)}
 	w.obs, _ = p.(interface {

@@ -121,8 +121,10 @@ func (s *Service) observeForCharts(sys *system, e *Event) {
 // the shape of the job e submitted, at the default levels (computed, and
 // counted by the prediction cache, as a client's request would be).
 func (s *Service) predictionAtSubmit(sys *system, e *Event) (predSample, bool) {
-	ps, err := s.PredictHypothetical(&PredictRequest{Cores: e.Cores, WallTime: e.WallTime, Quantile: defaultQuantile,
-		Confidence: defaultConfidence, Locations: []Location{{System: sys.name, Queue: e.Queue}}})
+	// Not PredictHypothetical, which refuses a wall time of 0: a submit
+	// may give none, and its sample is drawn all the same.
+	ps, err := s.predictHypothetical(&PredictRequest{Cores: e.Cores, WallTime: e.WallTime, Quantile: defaultQuantile,
+		Confidence: defaultConfidence, Locations: []Location{{System: sys.name, Queue: e.Queue}}}, nil)
 	if err != nil || len(ps) != 1 {
 		return predSample{}, false // beyond the queue's limits: no answer to draw
 	}

@@ -22,12 +22,12 @@ func Example() {
 	if err := svc.Load(context.Background()); err != nil {
 		panic(err)
 	}
-	evs := []karnak.Event{{Kind: "queue", System: "s1", Time: now - 7200, Queue: "normal", Cores: 64, WallTime: 86400}}
+	evs := []karnak.Event{{Kind: karnak.KindQueue, System: "s1", Time: now - 7200, Queue: "normal", Cores: 64, WallTime: 86400}}
 	for i := int64(0); i < 20; i++ {
 		at := now - 7000 + 300*i
 		evs = append(evs,
-			karnak.Event{Kind: "submit", System: "s1", Job: i, Time: at, Queue: "normal", Cores: 4, WallTime: 3600},
-			karnak.Event{Kind: "start", System: "s1", Job: i, Time: at + 60 + 10*i})
+			karnak.Event{Kind: karnak.KindSubmit, System: "s1", Job: i, Time: at, Queue: "normal", Cores: 4, WallTime: 3600},
+			karnak.Event{Kind: karnak.KindStart, System: "s1", Job: i, Time: at + 60 + 10*i})
 	}
 	ack, err := svc.IngestBatch("site-a/1", evs)
 	fmt.Println(ack.Events, err)
@@ -58,7 +58,7 @@ func ExampleError() {
 	if err != nil {
 		panic(err)
 	}
-	queue := karnak.Event{Kind: "queue", System: "s1", Time: 1_700_000_000, Queue: "normal", Cores: 64, WallTime: 86400}
+	queue := karnak.Event{Kind: karnak.KindQueue, System: "s1", Time: 1_700_000_000, Queue: "normal", Cores: 64, WallTime: 86400}
 	for _, step := range []string{"before Load", "a job in an undeclared queue", "a queue"} {
 		var evs []karnak.Event
 		switch step {
@@ -68,7 +68,7 @@ func ExampleError() {
 			if err := svc.Load(context.Background()); err != nil {
 				panic(err)
 			}
-			evs = []karnak.Event{{Kind: "submit", System: "s1", Job: 1, Time: 1_700_000_000, Queue: "debug", Cores: 1}}
+			evs = []karnak.Event{{Kind: karnak.KindSubmit, System: "s1", Job: 1, Time: 1_700_000_000, Queue: "debug", Cores: 1}}
 		default:
 			evs = []karnak.Event{queue}
 		}

@@ -363,7 +363,18 @@ type PredictRequest struct {
 // lose nine answers to one queue's limit. Only when every location
 // fails is the request an error, with the first failure's status and
 // every location's message.
+//
+// A request the HTTP interface would refuse is refused here too, before
+// any location is asked, as an *Error with Code 400 naming the field
+// (PredictRequest's ranges: cores ≥ 1, a wall time, confidence 10–95 and
+// quantile 1–99, within ≥ 0, one to 100 locations); so is a nil r.
 func (s *Service) PredictHypothetical(r *PredictRequest) ([]Prediction, error) {
+	if r == nil {
+		return nil, badRequest("request: nil, want a PredictRequest")
+	}
+	if err := r.validate(); err != nil {
+		return nil, badRequest("%v", err)
+	}
 	return s.predictHypothetical(r, nil)
 }
 

@@ -166,9 +166,13 @@ const maxMachine = 1 << 40
 // s.Waiting's order): an instant ≥ s.Now, or −1 for a job the simulation
 // cannot place (larger than the machine). A snapshot it cannot simulate
 // (see Snapshot: no machine or one above 2^40 processors, Now outside
-// 0..2^40 s, a running job without a start ≤ Now or a size, or one no node
-// holds) is an error naming the cause, never a −1.
+// 0..2^40 s, a running job without a start in 0..Now or a size, or one no
+// node holds; a nil s) is an error naming the cause, never a −1. Cancelled,
+// it returns ctx's error; a Config.Policy that stalls, its sched.ErrStall.
 func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error) {
+	if s == nil {
+		return nil, fmt.Errorf("%w: nil", errSnapshot)
+	}
 	if err := f.simulate(ctx, s, nil, len(s.Running), len(s.Waiting)); err != nil {
 		return nil, err
 	}
@@ -180,6 +184,9 @@ func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error)
 // an instant ≥ s.Now, or −1 if it cannot run (larger than the machine).
 // A snapshot it cannot simulate is an error, as for Forecast.
 func (f *Forecaster) WhatIf(ctx context.Context, s *Snapshot, j swf.Job) (int64, error) {
+	if s == nil {
+		return -1, fmt.Errorf("%w: nil", errSnapshot)
+	}
 	if err := f.simulate(ctx, s, &j, len(s.Running)+len(s.Waiting), 1); err != nil {
 		return -1, err
 	}
@@ -250,7 +257,7 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 		// (Wait compared with Now − Submit: a start past 2^63 − 1 wrapped
 		// below Now and the job ran from there.)
 		if r.Submit < 0 || r.Wait < 0 || r.Wait > s.Now-r.Submit {
-			return fmt.Errorf("%w: running job %d has no start ≤ now (submit %d, wait %d)", errSnapshot, r.ID, r.Submit, r.Wait)
+			return fmt.Errorf("%w: running job %d has no start in 0..now %d (submit %d, wait %d)", errSnapshot, r.ID, s.Now, r.Submit, r.Wait)
 		}
 		if r.Size() <= 0 && !(f.cores > 0 && demandCores(r)) {
 			// sched would reject it (one pool) or name it "fits no node":

@@ -122,6 +122,13 @@ type Config struct {
 	// and users under accounts, each with its RawShares (ReadShares reads
 	// them). None gives every user one share directly under root.
 	//
+	// A job runs as its user under its account (SWF Group, through
+	// AccountNames). Where the tree has no such user line, it runs under
+	// the user's first account in the tree; a user the tree lacks runs
+	// under its job's account, added under root with one share if the
+	// tree lacks it too (root itself for a job without one), the user
+	// with one share (ExampleConfig_ReadShares).
+	//
 	// Shares -1 is Fairshare=parent, as Slurm 22.05 takes it. A user set
 	// to it competes with its account's share: its usage counts as the
 	// account's (as every user's does), it counts no shares beside its
@@ -175,6 +182,7 @@ type Association struct {
 	Priority int64
 	// RawUsage is a user's usage when the simulation begins (sshare's
 	// RawUsage: decayed CPU-seconds); an account's is the sum of its
-	// users', so it is read on user lines only.
+	// users', so it is read on user lines only. ReadShares leaves it 0:
+	// set it from sshare's column to start from the site's usage.
 	RawUsage float64
 }

@@ -38,6 +38,11 @@ import (
 // (Config.Associations says how the policy takes it);
 // an empty share (sshare's root line) is 0, one share.
 //
+// It reads the tree, not its usage: RawUsage stays 0, so a simulation
+// starts from an idle tree. To start from the site's usage, set each
+// user's Association.RawUsage from sshare's RawUsage column
+// (ExampleConfig_ReadShares).
+//
 // The whole output must be one cluster's tree: an association listed
 // twice (a per-partition association, sshare -m) is an error, and so is a
 // user or account whose account or parent has no line of its own (the
