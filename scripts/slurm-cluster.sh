@@ -10,7 +10,8 @@
 # "localhost" at 127.0.0.1 with CPUS CPUs — more than the machine has is fine, slurmd runs with
 # config_overrides — and GPUS GPUs, and two partitions, `short` (MaxTime=2 minutes, the
 # default) and `long`), gres.conf (the GPUs, see gpu_devices),
-# a munge key and socket, a MariaDB data directory served on 127.0.0.1 (not the system's),
+# a munge key and socket, a MariaDB data directory (and temporary directory) served on 127.0.0.1
+# (not the system's),
 # slurmdbd for sacct, the jobcomp/filetxt log DIR/jobcomp.txt, the logs and the pid files
 # DIR/pids/*.pid. CPUS is $SLURM_CLUSTER_CPUS (default 8), GPUS $SLURM_CLUSTER_GPUS (default
 # 4; jobs ask for them with --gres=gpu:N or --gpus=N, and sacct records gres/gpu in their TRES).
@@ -326,12 +327,19 @@ cmd_up() {
 
 	# MariaDB: a private data directory, TCP on 127.0.0.1 only, a socket in DIR for setup.
 	local sock=$D/mysql/mysqld.sock
+	# A temporary directory of its own: mariadb-install-db's bootstrap server
+	# with /tmp as its tmpdir failed in 7 of 18 runs when six ran at once
+	# ("Could not remove temporary table: '/tmp/#sql-temptable-…'", then
+	# "Unknown table 'mysql.tmp_user_sys'"), and in none of 18 with one each
+	# (2026-12-02, MariaDB 10.11); clusters of several tests, or of several
+	# users of the machine, start side by side.
+	mkdir -p "$D/mysql/tmp"
 	if [[ ! -d $D/mysql/data/mysql ]]; then
-		mariadb-install-db --no-defaults --datadir="$D/mysql/data" --user=root \
+		mariadb-install-db --no-defaults --datadir="$D/mysql/data" --tmpdir="$D/mysql/tmp" --user=root \
 			--auth-root-authentication-method=socket --skip-test-db >"$D/log/mariadb-install.log" 2>&1 ||
 			{ tail -n 20 "$D/log/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
 	fi
-	start mariadbd mariadbd --no-defaults --datadir="$D/mysql/data" --socket="$sock" --port=$((port + 3)) \
+	start mariadbd mariadbd --no-defaults --datadir="$D/mysql/data" --tmpdir="$D/mysql/tmp" --socket="$sock" --port=$((port + 3)) \
 		--bind-address=127.0.0.1 --user=root --pid-file="$D/mysql/mariadbd.pid" --log-error="$D/log/mariadbd.log" \
 		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-log-file-size=16M --innodb-lock-wait-timeout=900 \
 		--max-connections=50 --skip-log-bin

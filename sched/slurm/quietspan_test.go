@@ -83,12 +83,14 @@ func TestQuietSpanEnds(t *testing.T) {
 // when stepping through each, under Run's lazy and eager calculations
 // and as a plain sched.Scheduler (with and without KillAtEstimate, its
 // calculations computing priorities while ages rise); and spans were
-// passed over.
+// passed over. 40 rounds; 4 under -short, the first 4 of the 40 (CI's
+// -race run: the rounds are sequential, as the package is, and the
+// plain run does all 40).
 func TestQuietSpanSkipSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 2))
 	rounds := 40
 	if testing.Short() {
-		rounds = 12
+		rounds = 4
 	}
 	var skipped [3]int64 // by mode: lazy Run, eager Run, plain
 	for round := range rounds {
@@ -196,7 +198,9 @@ func TestQuietSpanHearsCancel(t *testing.T) {
 // waiting (SchedMinInterval, whose calculations compute priorities),
 // Fair Tree and classic, flat or with accounts;
 // and everything is as when stepping each: the log and every
-// association's usage, bit for bit.
+// association's usage, bit for bit. Spans of 10^7 and 10^8 s; of 10^6
+// and 10^7 under -short (CI's -race run, of a package without
+// goroutines: stepping 10^8 s is 1.7 million calculations a case).
 func TestFairShareSpanCycles(t *testing.T) {
 	job := func(id, submit, run, cpus, user int64) swf.Job {
 		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: run, AllocProcs: cpus, ReqProcs: cpus,
@@ -221,6 +225,10 @@ func TestFairShareSpanCycles(t *testing.T) {
 	tree.Associations, tree.AccountNames = accts, map[int64]string{0: "a", 1: "b"}
 	treeClassic := tree
 	treeClassic.ClassicFairshare = true
+	spans := [2]int64{1e7, 1e8}
+	if testing.Short() {
+		spans = [2]int64{1e6, 1e7}
+	}
 	for _, c := range []tcase{
 		{"Fair Tree, a job waits", base, waits},
 		{"classic, a job waits", classic, waits},
@@ -229,7 +237,7 @@ func TestFairShareSpanCycles(t *testing.T) {
 		{"accounts, classic, two run", treeClassic, two},
 	} {
 		var calcs [2]int64
-		for k, span := range []int64{1e7, 1e8} {
+		for k, span := range spans {
 			run := func(stepAll bool) (*Policy, []string) {
 				p, err := New(c.site, sched.Config{MachineSize: 8})
 				if err != nil {
@@ -255,7 +263,7 @@ func TestFairShareSpanCycles(t *testing.T) {
 			t.Logf("%s: %d calculations, %d passed over", what, p.calcs, p.cycSkips)
 		}
 		if calcs[1] >= 2*calcs[0] {
-			t.Errorf("%s: %d calculations for a span of 10^7 s, %d for 10^8: linear in the span", c.name, calcs[0], calcs[1])
+			t.Errorf("%s: %d calculations for a span of %g s, %d for %g: linear in the span", c.name, calcs[0], float64(spans[0]), calcs[1], float64(spans[1]))
 		}
 	}
 }
@@ -297,8 +305,8 @@ func sameTree(t *testing.T, what string, a, b *tree) {
 func TestCycleSkipSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 7))
 	rounds := 150
-	if testing.Short() {
-		rounds = 30
+	if testing.Short() { // the first 8 (CI's -race run; the plain run does all 150)
+		rounds = 8
 	}
 	var skipped [3]int64
 	for round := range rounds {

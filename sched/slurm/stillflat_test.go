@@ -75,12 +75,13 @@ func TestFlatWalkExact(t *testing.T) {
 // reference, and against the same lazy run with the closed form off
 // (flatOff), whose looks step every calculation: the same priorities
 // and the same wake-ups, so every look found the same calculation. 40
-// rounds (8 under -short); BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED as
-// in TestStillSpanSearch.
+// rounds (the first 2 under -short: CI's -race run, the plain run does
+// the 40); BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED as in
+// TestStillSpanSearch.
 func TestStillSpanFlatSearch(t *testing.T) {
 	n := 40
 	if testing.Short() {
-		n = 8
+		n = 2
 	}
 	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
 		n = v
@@ -161,13 +162,13 @@ func TestFlatWalkBinadeEdges(t *testing.T) {
 // usage and one share (Fair Tree keys that tie, and stay tied or part),
 // CPU counts scaled by up to 2^30 (products of CPUs and periods past
 // 2^32). Each run against the eager reference and against stepping (the
-// closed form off), the same log and wake-ups. 30 rounds (6 under
-// -short); BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED as in
-// TestStillSpanSearch.
+// closed form off), the same log and wake-ups. 30 rounds (the first 2
+// under -short: CI's -race run, the plain run does the 30);
+// BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED as in TestStillSpanSearch.
 func TestStillSpanFlatEdges(t *testing.T) {
 	n := 30
 	if testing.Short() {
-		n = 6
+		n = 2
 	}
 	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
 		n = v

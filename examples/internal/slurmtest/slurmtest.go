@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,10 +52,30 @@ func Start(t testing.TB) (dir string, env []string) {
 	return up(t, prepare(t), os.Getpid())
 }
 
+// ElsewhereEnv names the variable with which a go test leaves the live
+// tests to another one run beside it (.ci/run runs them in a go test of
+// their own, started early, so that their minutes of waiting on Slurm do
+// not hold one of go test's package slots): its value is that go test's
+// -run pattern. A test that starts a cluster and whose name the pattern
+// selects is skipped, even with CI=true; one it does not select fails, as
+// it would run in neither go test.
+const ElsewhereEnv = "BATCHQ_SLURM_ELSEWHERE"
+
 // prepare finds the script and skips (fails when CI=true) without Slurm
-// or root.
+// or root, or when the test runs elsewhere (ElsewhereEnv).
 func prepare(t testing.TB) string {
 	t.Helper()
+	if pattern := os.Getenv(ElsewhereEnv); pattern != "" {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Fatalf("%s=%s: %v", ElsewhereEnv, pattern, err)
+		}
+		top, _, _ := strings.Cut(t.Name(), "/")
+		if !re.MatchString(top) {
+			t.Fatalf("%s=%s: %s starts a Slurm cluster, and the go test that runs the live tests would not select it", ElsewhereEnv, pattern, top)
+		}
+		t.Skipf("%s=%s: the live tests run in a go test of their own", ElsewhereEnv, pattern)
+	}
 	script, err := Script()
 	if err != nil {
 		t.Fatal(err)
