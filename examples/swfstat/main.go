@@ -175,19 +175,19 @@ func summarize(r *swf.Reader) (*summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		partial := j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail
-		if partial {
+		if j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail {
+			// Nor does it hold its number: a summary line after it is no
+			// duplicate (the simulators reject neither), and it is no job
+			// without a number that they would number.
 			s.partial++
+			continue
 		}
 		if j.ID < 1 {
 			s.noID++
-		} else if _, dup := s.seen[j.ID]; dup && !partial {
+		} else if _, dup := s.seen[j.ID]; dup {
 			s.dupIDs++
 		}
 		s.seen[j.ID] = struct{}{}
-		if partial {
-			continue
-		}
 		far := j.Submit > sanitize.MaxTime
 		if far {
 			s.farSubmits++

@@ -44,3 +44,26 @@ func TestPartialExecutionsNotJobs(t *testing.T) {
 		t.Errorf("text counts duplicates:\n%s", out.String())
 	}
 }
+
+// A partial line holds no number: the summary line after it is no
+// duplicate (sched rejects only the partial lines, whatever their
+// order), and one without a number is not among the lines the
+// simulators number. swfstat said 1 duplicate and 2 without a number.
+func TestPartialLineHoldsNoNumber(t *testing.T) {
+	log := "; MaxProcs: 10\n" +
+		"1 0 0 100 10 -1 -1 10 400 -1 2 1 1 1 1 -1 -1 -1\n" + // a partial line before its summary line
+		"1 0 0 300 10 -1 -1 10 400 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"-1 100 0 100 10 -1 -1 10 400 -1 3 1 1 1 1 -1 -1 -1\n" +
+		"-1 200 0 100 10 -1 -1 10 400 -1 4 1 1 1 1 -1 -1 -1\n"
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var s summaryJSON
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 1 || s.PartialExecs != 3 || s.DuplicateIDs != 0 || s.NoJobNumber != 0 {
+		t.Errorf("jobs %d, partial %d, duplicates %d, without number %d; want 1, 3, 0, 0", s.Jobs, s.PartialExecs, s.DuplicateIDs, s.NoJobNumber)
+	}
+}
