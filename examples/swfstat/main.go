@@ -175,7 +175,7 @@ func summarize(r *swf.Reader) (*summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		if j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail {
+		if cli.PartialLine(&j) {
 			// Nor does it hold its number: a summary line after it is no
 			// duplicate (the simulators reject neither), and it is no job
 			// without a number that they would number.

@@ -85,7 +85,7 @@ func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
 	seen := make(map[int64]bool, len(jobs))
 	kept := jobs[:0]
 	for _, j := range jobs {
-		if jobid.Missing(j.ID) || partialLine(&j) {
+		if jobid.Missing(j.ID) || PartialLine(&j) {
 			kept = append(kept, j)
 			continue
 		}
@@ -152,7 +152,7 @@ func InRange(jobs []swf.Job) ([]swf.Job, map[string]int) {
 			why[sanitize.LargerThanMachine.String()]++
 		case j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime:
 			why[sanitize.TimeOutOfRange.String()]++
-		case partialLine(&j):
+		case PartialLine(&j):
 			why[sanitize.PartialExecution.String()]++
 		default:
 			kept = append(kept, j)
@@ -193,8 +193,9 @@ func NoSaneJob(path string, read int, by map[string]int) error {
 	return fmt.Errorf("%s: no sane job (%d %s%s)", path, read, noun, why)
 }
 
-// partialLine reports whether j is a line of a partial execution (status
-// 2, 3 or 4), which sanitize.Check rejects as sanitize.PartialExecution.
-func partialLine(j *swf.Job) bool {
+// PartialLine reports whether j is a line of a partial execution (status
+// 2, 3 or 4), which sanitize.Check rejects as sanitize.PartialExecution
+// whatever its other fields: it holds no job number.
+func PartialLine(j *swf.Job) bool {
 	return j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail
 }
