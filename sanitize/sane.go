@@ -39,6 +39,12 @@ const (
 	// could ever hold it, or its demand is invalid (Result.NoNode says
 	// which resource).
 	FitsNoNode
+	// PartialExecution: the line is one partial execution of a
+	// checkpointed or swapped job (status 2, 3 or 4), not a job. SWF puts
+	// such a job's whole run on its summary line (status 0, 1 or 5, the
+	// same job number), which is simulated; its partial lines would run
+	// the same work again. Tested last, after the time range.
+	PartialExecution
 )
 
 // MaxTime bounds the submit time, run time and estimate of a sane job:
@@ -47,7 +53,7 @@ const (
 // not wrap around int64.
 const MaxTime = 1 << 40
 
-var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine", "time out of range", "duplicate ID", "fits no node"}
+var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine", "time out of range", "duplicate ID", "fits no node", "partial execution"}
 
 func (r Reason) String() string {
 	if r < 0 || int(r) >= len(reasonNames) {
@@ -61,7 +67,8 @@ func (r Reason) String() string {
 // size (allocated processors, else requested) is not positive, or if it is
 // larger than the machine of machineSize processors. A run time of 0 is
 // kept. Beyond the thesis, a job whose submit time, run time or estimate
-// exceeds MaxTime is not sane either.
+// exceeds MaxTime is not sane either, nor a line of a partial execution
+// (status 2, 3 or 4: its job's summary line carries the whole run).
 func Check(j *swf.Job, machineSize int64) Reason {
 	switch {
 	case j.Submit < 0:
@@ -74,6 +81,8 @@ func Check(j *swf.Job, machineSize int64) Reason {
 		return LargerThanMachine
 	case j.Submit > MaxTime || j.RunTime > MaxTime || j.ReqTime > MaxTime:
 		return TimeOutOfRange
+	case j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail:
+		return PartialExecution
 	}
 	return SaneJob
 }

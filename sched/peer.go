@@ -21,8 +21,14 @@ import (
 // has is rejected (sanitize.DuplicateID) in a peer mode too, where the
 // peers differ: they simulate both lines when the two jobs do not overlap
 // in time, and crash when they do (pyss an AssertionError, predictsim a
-// KeyError); a line without a number (ID below 1, SWF's -1) is numbered
-// as Sim.Load says (id_made_up), where the peers key it by the -1 too. A
+// KeyError); a line of a partial execution (status 2, 3 or 4, its job's
+// summary line carrying the whole run) is left out in every mode, in any
+// order and whether loaded whole or in pieces (sanitize.PartialExecution),
+// where the peers, which never read the status, take it for one more line
+// under its job's number, as above: its run simulated again, or a crash;
+// a line without a number (ID below 1,
+// SWF's -1) is numbered as Sim.Load says (id_made_up), where the peers
+// key it by the -1 too. A
 // peer's schedule of a log with missing fields can
 // be degenerate (no estimates: every job runs 1 s); Result.Changed counts
 // the jobs each rule changed. A peer mode has one pool of processors and

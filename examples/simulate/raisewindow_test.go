@@ -170,6 +170,14 @@ func TestRaiseWindowHostile(t *testing.T) {
 		{"tabs", strings.ReplaceAll(hostileLog(3000, 500, 2000, "\n", nil), " 500000 ", "\t500000\t"), nil, nil},
 		{"out-of-order", strings.Replace(hostileLog(3000, 500, 2000, "\n", nil), "\n2500 749700 ", "\n2500 1 ", 1), nil, errRestart},
 		{"duplicate-id", strings.Replace(hostileLog(3000, 500, 2000, "\n", nil), "\n2500 749700 ", "\n2499 749700 ", 1), nil, errRestart},
+		// A partial execution's lines (status 2, 3, 4) under their
+		// summary line's number, after it or before it, stream: they
+		// are rejected in every mode and hold no number (they read
+		// whole).
+		{"partial-after", strings.Replace(hostileLog(3000, 500, 2000, "\n", nil), "\n2500 749700 ",
+			"\n2499 749700 0 60 4 -1 -1 -1 3600 -1 3 1 -1 -1 -1 -1 -1 -1\n2500 749700 ", 1), nil, nil},
+		{"partial-before", strings.Replace(hostileLog(3000, 500, 2000, "\n", nil), "\n2500 749700 ",
+			"\n2500 749700 0 60 4 -1 -1 -1 3600 -1 2 1 -1 -1 -1 -1 -1 -1\n2500 749700 ", 1), nil, nil},
 		// Lines without a number ("-1", 0) stream (they read whole, at 8
 		// times the memory), among numbered ones too; a real number past
 		// 10^18, which may be a made-up one's, reads whole.

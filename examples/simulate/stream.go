@@ -405,8 +405,12 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			// earlier made-up one (sched's id_made_up), so it may come
 			// anywhere; a real number past 10^18 may be a made-up one's,
 			// read whole (a log of "-1" lines was read whole: 8 times the
-			// memory on SDSC-BLUE).
-			if id := j.ID; !jobid.Missing(id) && (id <= lastID || id > jobid.Base) || j.Submit >= 0 && j.Submit <= clock {
+			// memory on SDSC-BLUE). A partial execution's line, under its
+			// job's number, is rejected in every mode and holds no number
+			// (sanitize.PartialExecution): its number may come anywhere
+			// (a log with them was read whole).
+			partial := cli.PartialLine(j)
+			if id := j.ID; !partial && !jobid.Missing(id) && (id <= lastID || id > jobid.Base) || j.Submit >= 0 && j.Submit <= clock {
 				return nil, errRestart
 			}
 			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 && raised < 0 && !hold {
@@ -427,7 +431,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 					}
 				}
 			}
-			if !jobid.Missing(j.ID) {
+			if !jobid.Missing(j.ID) && !partial {
 				lastID = j.ID
 			}
 			latest = max(latest, j.Submit)

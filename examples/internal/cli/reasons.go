@@ -78,12 +78,14 @@ var sameInformation = map[string]bool{"size_from_requested": true, "size_from_al
 // number would mix the two up, so a command that must compare like with
 // like leaves them all out first. A job without a number (below 1, SWF's
 // -1) is no duplicate: it is kept, and the simulator numbers it
-// (sched's rule id_made_up), unless MadeUpIDs did before.
+// (sched's rule id_made_up), unless MadeUpIDs did before. Nor is a line
+// of a partial execution, under its job's number by definition: it is
+// kept, for InRange to leave out under its own reason.
 func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
 	seen := make(map[int64]bool, len(jobs))
 	kept := jobs[:0]
 	for _, j := range jobs {
-		if jobid.Missing(j.ID) {
+		if jobid.Missing(j.ID) || PartialLine(&j) {
 			kept = append(kept, j)
 			continue
 		}
@@ -136,7 +138,11 @@ const MaxSize = 1 << 40
 // run time must neither wrap past 2^63 (a wait of 2^63 − 1 failed a whole
 // log in qbets: "Start -9223372036854771809 is before Submit") nor pass
 // 2^53, where float64 stops being exact; bounding each term at 2^40 does
-// both.
+// both. It leaves out the lines of a partial execution too (status 2, 3
+// or 4, "partial execution", sanitize.PartialExecution, tested last as
+// sanitize.Check does): one run of a checkpointed job whose summary line
+// carries the whole, with a requeue's wait, not a submission's; every
+// simulation leaves them out.
 func InRange(jobs []swf.Job) ([]swf.Job, map[string]int) {
 	why := map[string]int{}
 	kept := jobs[:0]
@@ -146,6 +152,8 @@ func InRange(jobs []swf.Job) ([]swf.Job, map[string]int) {
 			why[sanitize.LargerThanMachine.String()]++
 		case j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime:
 			why[sanitize.TimeOutOfRange.String()]++
+		case PartialLine(&j):
+			why[sanitize.PartialExecution.String()]++
 		default:
 			kept = append(kept, j)
 		}
@@ -183,4 +191,11 @@ func NoSaneJob(path string, read int, by map[string]int) error {
 		why = ": " + Reasons(by)
 	}
 	return fmt.Errorf("%s: no sane job (%d %s%s)", path, read, noun, why)
+}
+
+// PartialLine reports whether j is a line of a partial execution (status
+// 2, 3 or 4), which sanitize.Check rejects as sanitize.PartialExecution
+// whatever its other fields: it holds no job number.
+func PartialLine(j *swf.Job) bool {
+	return j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail
 }
