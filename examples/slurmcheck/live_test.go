@@ -175,9 +175,16 @@ func TestLiveSlurmCheck(t *testing.T) {
 	for i, j := range rec.Workload {
 		time.Sleep(time.Until(start.Add(time.Duration(j.At) * time.Millisecond)))
 		rec.Submitted = append(rec.Submitted, time.Now().UnixMilli())
-		out, err := slurmtest.Cmd(ctx, env, j.User, "sbatch", "--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
+		args := []string{"--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
 			"-c", strconv.FormatInt(j.CPUs, 10), "-t", strconv.FormatInt(j.Limit, 10), "-J", fmt.Sprintf("sc-%d", i),
-			"-D", jobDir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.Sleep))
+			"-D", jobDir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.Sleep)}
+		if j.Mem > 0 {
+			args = append(args, fmt.Sprintf("--mem=%dM", j.Mem))
+		}
+		if j.GPUs > 0 {
+			args = append(args, fmt.Sprintf("--gres=gpu:%d", j.GPUs))
+		}
+		out, err := slurmtest.Cmd(ctx, env, j.User, "sbatch", args...)
 		if err != nil {
 			t.Fatalf("job %d: %v", i, err)
 		}
@@ -193,7 +200,7 @@ func TestLiveSlurmCheck(t *testing.T) {
 		t.Fatal(smp.err)
 	}
 	rec.Samples, rec.Decays = smp.samples, smp.decays
-	rec.Sacct = must(slurmtest.Cmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctFormat))
+	rec.Sacct = must(slurmtest.Cmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctTRESFormat))
 	rec.SharesEnd = must(slurmtest.Cmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...))
 	logText, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
 	if err != nil {
@@ -203,13 +210,21 @@ func TestLiveSlurmCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("run took %v; %d priority samples, %d decay runs", time.Since(start).Round(time.Second), len(rec.Samples), len(rec.Decays))
-
+	// The run is written before it is compared: minutes of Slurm are
+	// not lost to an error of the comparison.
+	writeRecording(t, rec)
 	res, err := compare(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the fresh run:\n%s", table(res))
 	checkGoals(t, res)
+}
+
+// writeRecording writes rec to BATCHQ_SLURMCHECK_RECORD's file, or with
+// BATCHQ_UPDATE_README=1 to the first recording; nowhere otherwise.
+func writeRecording(t *testing.T, rec *recording) {
+	t.Helper()
 	// BATCHQ_SLURMCHECK_RECORD=FILE keeps the fresh run in FILE without
 	// touching the committed recordings (the second recording,
 	// testdata/live2.json, was made so: BATCHQ_SLURMCHECK_RECORD=
