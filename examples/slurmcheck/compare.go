@@ -244,6 +244,30 @@ func (c *checked) checkDemand(p plannedJob, r realJob) error {
 	return nil
 }
 
+// demandLoad says, where some job asks memory or GPUs, what the nodes
+// hold of them and how much of each the workload asks over its span, as
+// describeWorkload says it of the CPUs; "" elsewhere.
+func (c *checked) demandLoad() string {
+	w := c.rec.Workload
+	if !c.demand || len(w) < 2 || w[len(w)-1].At <= 0 {
+		return ""
+	}
+	var mem, gpus float64
+	for _, j := range w {
+		mem += float64(j.Mem * j.Sleep)
+		gpus += float64(j.GPUs * j.Sleep)
+	}
+	span := float64(w[len(w)-1].At) / 1000 * float64(c.nodes)
+	of := func(what string, asked float64, per int64) string {
+		if per <= 0 {
+			return "no " + what + " held"
+		}
+		return fmt.Sprintf("%.1f times the %s", asked/(span*float64(per)), what)
+	}
+	return fmt.Sprintf("Each node also holds %d MB of memory and %d GPUs (memory only when SelectTypeParameters makes it consumable): the jobs ask %s and %s the nodes serve over that span.\n",
+		c.memPerNode, c.gpusPerNode, of("memory", mem, c.memPerNode), of("GPUs", gpus, c.gpusPerNode))
+}
+
 // tickRunTime is a job's run time in whole seconds as Slurm's schedulers
 // saw it: the time from the scheduler run that started it to the first
 // run that could reuse its CPUs. slurmctld's schedulers act at ticks of
@@ -648,7 +672,7 @@ func compareRun(rec *recording) (*result, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus,
+	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode) + c.demandLoad(), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus,
 		RunTimesFromLog: c.fromLog, RunTimesLonger: c.longer, NoTimeLimit: c.noLimit, LimitsCut: c.cutLimits}
 	var halfLife int64
 	if cfg, _, err := siteConfig(c); err == nil {
