@@ -424,7 +424,7 @@ func parseTRES(v string) (mem, gpus int64, err error) {
 				return 0, 0, fmt.Errorf("mem=%q: want a size with K, M, G or T", val)
 			}
 			x, err := strconv.ParseFloat(val[:len(val)-1], 64)
-			if err != nil || x < 0 || x*s > 1<<40 {
+			if err != nil || !(x >= 0 && x*s <= 1<<40) { // (NaN too)
 				return 0, 0, fmt.Errorf("mem=%q: not a size", val)
 			}
 			mem = int64(math.Round(x * s))
