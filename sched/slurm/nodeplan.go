@@ -58,7 +58,10 @@ type nodeSpace struct {
 	free []int64
 	rel  [][]release
 	// mg: the machine's nodes declare memory or GPUs, whose free amounts
-	// now are freeMG (per node); need is the memory and GPUs of the job
+	// now are freeMG (per node: memory, thousandths of GPUs summed over
+	// its GPUs, exact for whole GPUs; a share of one GPU the sum finds
+	// room for on no one GPU is refused at its start, and planned as
+	// the machine refuses any); need is the memory and GPUs of the job
 	// nodeFit plans and nodeStarted starts (set by backfillNodes).
 	mg     bool
 	freeMG [][2]int64
@@ -175,6 +178,7 @@ func (ns *nodeSpace) noteStart(r *jobRec, running int) {
 			}
 		}
 	}
+	delete(ns.held, r) // (a record of an earlier job)
 	if ns.lastID == r.id {
 		ns.node[r] = ns.lastNode
 		if ns.lastMG != [2]int64{} {
