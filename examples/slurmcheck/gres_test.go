@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/examples/internal/readme"
 )
 
 // TestParseTRES pins AllocTRES's reading: the memory in MB from sacct's
@@ -84,6 +86,31 @@ func TestGresRecordingRefused(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v; want one with %q", err, c.want)
+		}
+	}
+}
+
+// TestRecordFile: BATCHQ_UPDATE_README=1 rewrites the default site's
+// first recording with a run of that site only; a run of another site
+// (gres) is refused before Slurm starts, where it was written over
+// testdata/live.json. BATCHQ_SLURMCHECK_RECORD names any file.
+func TestRecordFile(t *testing.T) {
+	gres := siteNamed(t, "gres")
+	for _, c := range []struct {
+		ls             *liveSite
+		record, update string
+		want, err      string
+	}{
+		{&liveSites[0], "", "1", recordPath, ""},
+		{gres, "", "1", "", "BATCHQ_SLURMCHECK_RECORD"},
+		{gres, "x.json", "1", "x.json", ""},
+		{gres, "", "", "", ""},
+	} {
+		t.Setenv("BATCHQ_SLURMCHECK_RECORD", c.record)
+		t.Setenv(readme.UpdateEnv, c.update)
+		got, err := recordFile(c.ls)
+		if got != c.want || (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("site %s, RECORD=%q, update %q: %q, %v; want %q, an error with %q", c.ls.Name, c.record, c.update, got, err, c.want, c.err)
 		}
 	}
 }
