@@ -49,3 +49,44 @@ func TestNodePlanMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestNodePlanMemoryRelease: the plan gives a running job's memory back
+// at its end (its limit), not only its CPUs. Two nodes of 4 CPUs and
+// 4000 MB: job 1 (1 CPU, 3500 MB) runs on node 0 to 1000, job 2 (1 CPU,
+// 3500 MB) on node 1 to 2000. Job 3 (2 CPUs, 3000 MB, at 10) fits
+// nowhere now; the plan finds node 0 at 1000, when job 1's memory comes
+// back, and reserves it. Job 4 (3 CPUs, 100 MB, 5000 s, at 11) fits on
+// either node now, and keeps off node 0, reserved over its span: it
+// starts on node 1 and job 3 on node 0 at 1000. A plan that kept the
+// memory held past a job's end found no start for job 3, reserved no
+// node, and job 4 took node 0's CPUs: job 3 waited for job 2's end.
+func TestNodePlanMemoryRelease(t *testing.T) {
+	job := func(id, submit, cpus, mem, run, limit int64) swf.Job {
+		j := nodeJob(id, submit, cpus, run, limit)
+		j.Demand = &swf.Demand{Nodes: 1, Memory: mem}
+		return j
+	}
+	jobs := []swf.Job{job(1, 0, 1, 3500, 1000, 1000), job(2, 0, 1, 3500, 2000, 2000),
+		job(3, 10, 2, 3000, 100, 300), job(4, 11, 3, 100, 5000, 5000)}
+	p, err := New(Config{NamedNodes: true}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 2, Cores: 4, Memory: 4000}}, KeepShares: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range res.Records {
+		sh := res.Shares(k)
+		switch r.Job.ID {
+		case 3:
+			if len(sh) != 1 || sh[0].Node != 0 || r.Start < 1000 || r.Start > 1010 {
+				t.Errorf("job 3 at %d on %+v; want node 0 at 1000", r.Start, sh)
+			}
+		case 4:
+			if len(sh) != 1 || sh[0].Node != 1 || r.Start > 100 {
+				t.Errorf("job 4 at %d on %+v; want node 1 at a cycle before 100", r.Start, sh)
+			}
+		}
+	}
+}
