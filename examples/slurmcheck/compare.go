@@ -36,6 +36,13 @@ type checked struct {
 	// every line), cpus all the CPUs.
 	index                map[string]int
 	nodes, perNode, cpus int64
+	// memPerNode (MB) and gpusPerNode are each node's consumable memory
+	// (RealMemory=, when SelectTypeParameters makes memory consumable,
+	// CR_*_Memory; else 0) and GPUs (Gres=gpu:N), the same on every line;
+	// demand that some job asks memory or GPUs (the workload's --mem and
+	// --gres=gpu:N).
+	memPerNode, gpusPerNode int64
+	demand                  bool
 	// fromLog counts the jobs whose run time is slurmctld's logged
 	// duration rounded up (tickRunTime), longer those of them it makes
 	// longer than sacct's End − Start; the others have End − Start.
@@ -63,19 +70,8 @@ func prepare(rec *recording) (*checked, error) {
 		logged[l.ID] = l
 	}
 	c := &checked{rec: rec, index: map[string]int{}}
-	for _, l := range strings.Split(rec.Conf, "\n") {
-		for _, f := range strings.Fields(l) {
-			if k, v, _ := strings.Cut(f, "="); strings.HasPrefix(l, "NodeName=") && strings.EqualFold(k, "CPUs") {
-				n, err := strconv.ParseInt(v, 10, 64)
-				if err != nil || n <= 0 || (c.perNode != 0 && n != c.perNode) {
-					return nil, fmt.Errorf("the NodeName line's CPUs=%q: want a count, the same on every line", v)
-				}
-				c.nodes, c.perNode, c.cpus = c.nodes+1, n, c.cpus+n
-			}
-		}
-	}
-	if c.cpus == 0 {
-		return nil, errors.New("the recorded slurm.conf has no NodeName line with CPUs=")
+	if err := c.readNodes(rec.Conf); err != nil {
+		return nil, err
 	}
 	index := func(names *[]string, s string) int64 {
 		if i := slices.Index(*names, s); i >= 0 {
@@ -117,6 +113,9 @@ func prepare(rec *recording) (*checked, error) {
 			return nil, fmt.Errorf("job %d (Slurm %s): sacct shows %s/%s/%s/%s with %d CPUs, planned %s/%s/%s/%s with %d",
 				i, id, r.User, r.Account, r.Partition, r.QOS, r.CPUs, p.User, p.Account, p.Partition, p.QOS, p.CPUs)
 		}
+		if err := c.checkDemand(rec.Workload[i], r); err != nil {
+			return nil, fmt.Errorf("job %d (Slurm %s): %w", i, id, err)
+		}
 		c.real = append(c.real, r)
 		c.index[id] = i
 		first = min(first, r.Submit)
@@ -149,12 +148,124 @@ func prepare(rec *recording) (*checked, error) {
 		j.User, j.Group = index(&c.users, r.User), index(&c.accounts, r.Account)
 		j.Queue, j.Partition = index(&c.partitions, r.Partition), index(&c.qos, r.QOS)
 		if c.nodes > 1 {
-			// sbatch -c: one task of that many CPUs, on one node.
-			j.Demand = &swf.Demand{Nodes: 1}
+			// sbatch -c: one task of that many CPUs, on one node; --mem
+			// and --gres=gpu:N per node (GPUs in thousandths).
+			p := rec.Workload[i]
+			j.Demand = &swf.Demand{Nodes: 1, Memory: p.Mem, GPUs: 1000 * p.GPUs}
 		}
 		c.jobs = append(c.jobs, j)
 	}
 	return c, nil
+}
+
+// readNodes reads the recorded NodeName lines: the nodes, their CPUs=,
+// and their RealMemory= (consumable only under a SelectTypeParameters of
+// memory, CR_*_Memory: Slurm counts it then, else a job's --mem is not
+// held) and Gres=gpu:N, each the same on every line.
+func (c *checked) readNodes(conf string) error {
+	memory := false
+	for _, l := range strings.Split(conf, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "SelectTypeParameters="); ok {
+			memory = strings.Contains(strings.ToLower(v), "memory")
+		}
+	}
+	var mem, gpus int64 = -1, -1
+	for _, l := range strings.Split(conf, "\n") {
+		if !strings.HasPrefix(l, "NodeName=") {
+			continue
+		}
+		var m, g int64
+		for _, f := range strings.Fields(l) {
+			k, v, _ := strings.Cut(f, "=")
+			switch {
+			case strings.EqualFold(k, "CPUs"):
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n <= 0 || (c.perNode != 0 && n != c.perNode) {
+					return fmt.Errorf("the NodeName line's CPUs=%q: want a count, the same on every line", v)
+				}
+				c.nodes, c.perNode, c.cpus = c.nodes+1, n, c.cpus+n
+			case strings.EqualFold(k, "RealMemory"):
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n < 0 || n > 1<<40 {
+					return fmt.Errorf("the NodeName line's RealMemory=%q: want MB", v)
+				}
+				m = n
+			case strings.EqualFold(k, "Gres"):
+				for _, gr := range strings.Split(v, ",") {
+					// gpu:N or gpu:TYPE:N; other kinds are not modelled.
+					f := strings.Split(gr, ":")
+					if f[0] != "gpu" {
+						continue
+					}
+					n, err := strconv.ParseInt(f[len(f)-1], 10, 64)
+					if len(f) < 2 || err != nil || n < 0 || n > 64 {
+						return fmt.Errorf("the NodeName line's Gres=%q: want gpu:N, N of at most 64", v)
+					}
+					g += n
+				}
+			}
+		}
+		if (mem >= 0 && m != mem) || (gpus >= 0 && g != gpus) {
+			return errors.New("the NodeName lines' RealMemory= or Gres=gpu: differ: want the same on every line")
+		}
+		mem, gpus = m, g
+	}
+	if c.cpus == 0 {
+		return errors.New("the recorded slurm.conf has no NodeName line with CPUs=")
+	}
+	if memory {
+		c.memPerNode = mem
+	}
+	c.gpusPerNode = gpus
+	return nil
+}
+
+// checkDemand checks a job's planned memory and GPUs against what sacct
+// shows it was allocated (AllocTRES, when recorded) and against a node's
+// (a job no node holds would never start), and notes that some job asks
+// them.
+func (c *checked) checkDemand(p plannedJob, r realJob) error {
+	if p.Mem < 0 || p.GPUs < 0 {
+		return fmt.Errorf("planned %d MB and %d GPUs: want none or more", p.Mem, p.GPUs)
+	}
+	if p.Mem == 0 && p.GPUs == 0 {
+		return nil
+	}
+	c.demand = true
+	if c.nodes < 2 {
+		return fmt.Errorf("planned %d MB and %d GPUs on one node: the site of memory and GPUs has several", p.Mem, p.GPUs)
+	}
+	if r.TRES && (r.Mem != p.Mem || r.GPUs != p.GPUs) {
+		return fmt.Errorf("sacct's AllocTRES shows %d MB and %d GPUs, planned %d and %d", r.Mem, r.GPUs, p.Mem, p.GPUs)
+	}
+	if (c.memPerNode > 0 && p.Mem > c.memPerNode) || p.GPUs > c.gpusPerNode {
+		return fmt.Errorf("planned %d MB and %d GPUs, above a node's %d MB and %d GPUs", p.Mem, p.GPUs, c.memPerNode, c.gpusPerNode)
+	}
+	return nil
+}
+
+// demandLoad says, where some job asks memory or GPUs, what the nodes
+// hold of them and how much of each the workload asks over its span, as
+// describeWorkload says it of the CPUs; "" elsewhere.
+func (c *checked) demandLoad() string {
+	w := c.rec.Workload
+	if !c.demand || len(w) < 2 || w[len(w)-1].At <= 0 {
+		return ""
+	}
+	var mem, gpus float64
+	for _, j := range w {
+		mem += float64(j.Mem * j.Sleep)
+		gpus += float64(j.GPUs * j.Sleep)
+	}
+	span := float64(w[len(w)-1].At) / 1000 * float64(c.nodes)
+	of := func(what string, asked float64, per int64) string {
+		if per <= 0 {
+			return "no " + what + " held"
+		}
+		return fmt.Sprintf("%.1f times the %s", asked/(span*float64(per)), what)
+	}
+	return fmt.Sprintf("Each node also holds %d MB of memory and %d GPUs (memory only when SelectTypeParameters makes it consumable): the jobs ask %s and %s the nodes serve over that span.\n",
+		c.memPerNode, c.gpusPerNode, of("memory", mem, c.memPerNode), of("GPUs", gpus, c.gpusPerNode))
 }
 
 // tickRunTime is a job's run time in whole seconds as Slurm's schedulers
@@ -249,6 +360,58 @@ type figures struct {
 	// partitions' names: a rule that delays one partition's jobs shows
 	// as a bias there, where the runs' chaos spreads both ways.
 	ByPartition []partError `json:"start_error_by_partition"`
+	// ByKind is the same by the kind of job (jobKind), with the share of
+	// each kind's jobs started within one bf_interval; only where some
+	// job asks memory or GPUs.
+	ByKind []kindError `json:"start_error_by_kind,omitempty"`
+}
+
+// kindError is one kind of job's mean signed start error and share
+// started within one bf_interval.
+type kindError struct {
+	Kind   string  `json:"kind"`
+	Jobs   int     `json:"jobs"`
+	Mean   float64 `json:"mean"`
+	Within float64 `json:"within_bf_interval"`
+}
+
+// jobKinds are jobKind's kinds, in the order reported.
+var jobKinds = []string{"GPU", "memory", "CPU"}
+
+// jobKind is the kind of planned job p on the site of memory and GPUs:
+// "GPU" if it asks GPUs, "memory" if more than half a node's memory
+// (memPerNode MB; one a node), "CPU" otherwise.
+func jobKind(p plannedJob, memPerNode int64) string {
+	switch {
+	case p.GPUs > 0:
+		return "GPU"
+	case 2*p.Mem > memPerNode && memPerNode > 0:
+		return "memory"
+	}
+	return "CPU"
+}
+
+// byKind is figures.ByKind of the simulated starts.
+func byKind(c *checked, starts []int64) []kindError {
+	out := make([]kindError, len(jobKinds))
+	for k, name := range jobKinds {
+		out[k].Kind = name
+	}
+	for i, r := range c.real {
+		k := slices.Index(jobKinds, jobKind(c.rec.Workload[i], c.memPerNode))
+		d := starts[i] - r.Start
+		out[k].Jobs++
+		out[k].Mean += float64(d)
+		if d >= -bfInterval && d <= bfInterval {
+			out[k].Within++
+		}
+	}
+	for k := range out {
+		if n := float64(max(out[k].Jobs, 1)); out[k].Jobs > 0 {
+			out[k].Mean, out[k].Within = out[k].Mean/n, out[k].Within/n
+		}
+	}
+	return out
 }
 
 // partError is one partition's mean signed start error over its jobs.
@@ -356,6 +519,9 @@ func score(c *checked, s *simulated) (figures, error) {
 	f.Within, f.MeanError = float64(within)/float64(n), errSum/float64(n)
 	f.LateError = lateError(c.real, s.starts)
 	f.ByPartition = byPartition(c.real, s.starts)
+	if c.demand {
+		f.ByKind = byKind(c, s.starts)
+	}
 	f.Backfilled = float64(s.backfilled) / float64(n)
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, r := range c.real {
@@ -506,7 +672,7 @@ func compareRun(rec *recording) (*result, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus,
+	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode) + c.demandLoad(), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus,
 		RunTimesFromLog: c.fromLog, RunTimesLonger: c.longer, NoTimeLimit: c.noLimit, LimitsCut: c.cutLimits}
 	var halfLife int64
 	if cfg, _, err := siteConfig(c); err == nil {
@@ -544,7 +710,7 @@ func compareRun(rec *recording) (*result, error) {
 		}
 		res.Backfilled = float64(bf) / float64(len(c.real))
 	}
-	for _, run := range []func(context.Context, *checked) (*simulated, error){runSlurm, runEASY} {
+	for _, run := range []func(context.Context, *checked) (*simulated, error){runSlurm, runSlurmCPUs, runEASY} {
 		s, err := run(ctx, c)
 		if err != nil {
 			return nil, err

@@ -81,7 +81,8 @@ func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
 // TestLiveSlurmCheck runs the workload on a fresh private Slurm under
 // the site of BATCHQ_SLURMCHECK_SITE (default liveSites[0]), records what Slurm did, and compares the Slurm policy and
 // EASY with it (compare). With BATCHQ_UPDATE_README=1 it rewrites the
-// first recording, with BATCHQ_SLURMCHECK_RECORD=FILE it writes FILE
+// default site's first recording (another site's run is refused: name
+// its file), with BATCHQ_SLURMCHECK_RECORD=FILE it writes FILE
 // (testdata/live2.json: the second); TestReadme then regenerates the
 // README from the two.
 func TestLiveSlurmCheck(t *testing.T) {
@@ -107,6 +108,11 @@ func TestLiveSlurmCheck(t *testing.T) {
 		if ls == nil {
 			t.Fatalf("BATCHQ_SLURMCHECK_SITE=%s: no such site", name)
 		}
+	}
+	// Where the run goes, decided before minutes of Slurm are spent.
+	recordTo, err := recordFile(ls)
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir, env := site(t, ls, ls.conf()+extra).Start(t)
 	if logs != "" {
@@ -175,9 +181,16 @@ func TestLiveSlurmCheck(t *testing.T) {
 	for i, j := range rec.Workload {
 		time.Sleep(time.Until(start.Add(time.Duration(j.At) * time.Millisecond)))
 		rec.Submitted = append(rec.Submitted, time.Now().UnixMilli())
-		out, err := slurmtest.Cmd(ctx, env, j.User, "sbatch", "--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
+		args := []string{"--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
 			"-c", strconv.FormatInt(j.CPUs, 10), "-t", strconv.FormatInt(j.Limit, 10), "-J", fmt.Sprintf("sc-%d", i),
-			"-D", jobDir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.Sleep))
+			"-D", jobDir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.Sleep)}
+		if j.Mem > 0 {
+			args = append(args, fmt.Sprintf("--mem=%dM", j.Mem))
+		}
+		if j.GPUs > 0 {
+			args = append(args, fmt.Sprintf("--gres=gpu:%d", j.GPUs))
+		}
+		out, err := slurmtest.Cmd(ctx, env, j.User, "sbatch", args...)
 		if err != nil {
 			t.Fatalf("job %d: %v", i, err)
 		}
@@ -193,7 +206,7 @@ func TestLiveSlurmCheck(t *testing.T) {
 		t.Fatal(smp.err)
 	}
 	rec.Samples, rec.Decays = smp.samples, smp.decays
-	rec.Sacct = must(slurmtest.Cmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctFormat))
+	rec.Sacct = must(slurmtest.Cmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctTRESFormat))
 	rec.SharesEnd = must(slurmtest.Cmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...))
 	logText, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
 	if err != nil {
@@ -203,21 +216,44 @@ func TestLiveSlurmCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("run took %v; %d priority samples, %d decay runs", time.Since(start).Round(time.Second), len(rec.Samples), len(rec.Decays))
-
+	// The run is written before it is compared: minutes of Slurm are
+	// not lost to an error of the comparison.
+	writeRecording(t, rec, recordTo)
 	res, err := compare(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the fresh run:\n%s", table(res))
 	checkGoals(t, res)
+}
+
+// recordFile is where the live run of site ls is written:
+// BATCHQ_SLURMCHECK_RECORD's file, or with BATCHQ_UPDATE_README=1 the
+// first recording of the default site (recordPath); "" for nowhere.
+// BATCHQ_UPDATE_README=1 on another site is refused: it wrote that
+// site's run over the default site's recording, whose README region
+// then compared two different workloads.
+func recordFile(ls *liveSite) (string, error) {
 	// BATCHQ_SLURMCHECK_RECORD=FILE keeps the fresh run in FILE without
 	// touching the committed recordings (the second recording,
 	// testdata/live2.json, was made so: BATCHQ_SLURMCHECK_RECORD=
 	// testdata/live2.json).
-	path := os.Getenv("BATCHQ_SLURMCHECK_RECORD")
-	if path == "" && os.Getenv(readme.UpdateEnv) == "1" {
-		path = recordPath
+	if path := os.Getenv("BATCHQ_SLURMCHECK_RECORD"); path != "" {
+		return path, nil
 	}
+	if os.Getenv(readme.UpdateEnv) != "1" {
+		return "", nil
+	}
+	if ls != &liveSites[0] {
+		return "", fmt.Errorf("%s=1 rewrites %s, site %s's recording, not site %s's: name the file with BATCHQ_SLURMCHECK_RECORD=FILE",
+			readme.UpdateEnv, recordPath, liveSites[0].Name, ls.Name)
+	}
+	return recordPath, nil
+}
+
+// writeRecording writes rec to path (recordFile's), nowhere if "".
+func writeRecording(t *testing.T, rec *recording, path string) {
+	t.Helper()
 	if path != "" {
 		b, err := json.MarshalIndent(rec, "", " ")
 		if err != nil {

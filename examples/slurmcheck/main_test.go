@@ -61,12 +61,13 @@ func TestJSONKeys(t *testing.T) {
 // onenode from the two runs of the first site, one node (oneNode), kept
 // for the contrast: Slurm hardly agrees with itself there; regions
 // fstiers and fstiersruns from the runs of site fs-tiers, another family
-// of weights and backfill parameters.
+// of weights and backfill parameters; region gres from the two runs of
+// the site of memory and GPUs (gresSite).
 func TestReadme(t *testing.T) {
 	for _, c := range []struct {
 		region string
 		paths  [2]string
-	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}} {
+	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}, {"gres", gresPaths}} {
 		var recs [2]*recording
 		for k, path := range c.paths {
 			rec, err := readRecording(path)
@@ -131,6 +132,10 @@ var tiersPaths = [2]string{"testdata/fstiers.json", "testdata/fstiers2.json"}
 // tiersRuns are the three recorded runs of site fs-tiers.
 var tiersRuns = []string{tiersPaths[0], tiersPaths[1], "testdata/fstiers3.json"}
 
+// gresPaths are the two recorded runs of the site of memory and GPUs
+// (gresSite; BATCHQ_SLURMCHECK_SITE=gres).
+var gresPaths = [2]string{"testdata/gres.json", "testdata/gres2.json"}
+
 // oneNodePaths are the two recorded runs of the one-node site.
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
 
@@ -146,6 +151,7 @@ func TestPlan(t *testing.T) {
 	}{
 		{&liveSites[0], livePaths, ""},
 		{siteNamed(t, "fs-tiers"), tiersRuns, ""},
+		{siteNamed(t, "gres"), gresPaths[:], ""},
 		{&oneNode, oneNodePaths[:], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
 	} {
 		for _, path := range c.paths {

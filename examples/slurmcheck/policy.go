@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/batchq/batchq/sched"
@@ -52,6 +53,33 @@ func runSlurm(ctx context.Context, c *checked) (*simulated, error) {
 	return runSlurmPlan(ctx, c, true)
 }
 
+// cpuOnlyName names the row of the Slurm policy that ignores the jobs'
+// memory and GPUs.
+const cpuOnlyName = "Slurm policy, CPUs only (memory and GPUs ignored)"
+
+// runSlurmCPUs is the Slurm policy as runSlurm on nodes of the recorded
+// CPUs alone, the jobs' memory and GPUs ignored: what a model of CPUs
+// makes of a site where memory and GPUs bind. Nil when no job asks them
+// (it would be runSlurm's row again).
+func runSlurmCPUs(ctx context.Context, c *checked) (*simulated, error) {
+	if !c.demand {
+		return nil, nil
+	}
+	cc := *c
+	cc.memPerNode, cc.gpusPerNode = 0, 0
+	cc.jobs = slices.Clone(c.jobs)
+	for i := range cc.jobs {
+		if cc.jobs[i].Demand != nil {
+			cc.jobs[i].Demand = &swf.Demand{Nodes: cc.jobs[i].Demand.Nodes}
+		}
+	}
+	s, err := runSlurmPlan(ctx, &cc, true)
+	if s != nil {
+		s.name = cpuOnlyName
+	}
+	return s, err
+}
+
 // runSlurmPlan is runSlurm with backfill's plan on named nodes or of CPUs
 // (slurm.Config.NamedNodes).
 func runSlurmPlan(ctx context.Context, c *checked, namedNodes bool) (*simulated, error) {
@@ -63,7 +91,7 @@ func runSlurmPlan(ctx context.Context, c *checked, namedNodes bool) (*simulated,
 	// Simulated time 0 is the Unix second origin: Slurm's backfill grids
 	// lie on Unix time.
 	cfg.UnixStart = c.origin
-	p, err := slurm.New(cfg, sched.Config{Nodes: []swf.Node{{Name: "node", Count: c.nodes, Cores: c.perNode}}})
+	p, err := slurm.New(cfg, sched.Config{Nodes: []swf.Node{{Name: "node", Count: c.nodes, Cores: c.perNode, Memory: c.memPerNode, GPUs: c.gpusPerNode}}})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -91,8 +92,13 @@ const (
 	// sprioFormat: job, priority, then the weighted age, fair-share, job
 	// size, partition and QOS factors.
 	sprioFormat = "%i|%Y|%A|%F|%J|%P|%Q"
-	sshareArgs  = "-a -P -l"
-	qosArgs     = "-P show qos format=Name,Priority"
+	// sacctTRESFormat is sacctFormat with each job's allocated TRES
+	// (its memory and GPUs: "billing=2,cpu=2,gres/gpu=1,mem=3000M,node=1"),
+	// as recorded from the site of memory and GPUs on; parseSacct reads
+	// either.
+	sacctTRESFormat = sacctFormat + ",AllocTRES"
+	sshareArgs      = "-a -P -l"
+	qosArgs         = "-P show qos format=Name,Priority"
 )
 
 func readRecording(path string) (*recording, error) {
@@ -256,23 +262,32 @@ type realJob struct {
 	Limit                         int64 // seconds
 	// NoLimit is TimelimitRaw's form when it gives no limit (Limit 0):
 	// noLimitForms says which sacct prints and what each means.
-	NoLimit  string
-	CPUs     int64
-	State    string
-	Priority int64 // sacct's Priority: the job's priority when it started
+	NoLimit string
+	CPUs    int64
+	// Mem (MB) and GPUs are AllocTRES's mem and gres/gpu, TRES whether
+	// the recording has the column (sacctTRESFormat).
+	Mem, GPUs int64
+	TRES      bool
+	State     string
+	Priority  int64 // sacct's Priority: the job's priority when it started
 }
 
 // parseSacct reads sacct -P -X -o sacctFormat output (with a header line).
 func parseSacct(text string) (map[string]realJob, error) {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
-	if len(lines) == 0 || lines[0] != strings.ReplaceAll(sacctFormat, ",", "|") {
-		return nil, fmt.Errorf("sacct: the header is not %q", sacctFormat)
+	fields := 14
+	switch {
+	case len(lines) > 0 && lines[0] == strings.ReplaceAll(sacctFormat, ",", "|"):
+	case len(lines) > 0 && lines[0] == strings.ReplaceAll(sacctTRESFormat, ",", "|"):
+		fields = 15
+	default:
+		return nil, fmt.Errorf("sacct: the header is not %q nor %q", sacctFormat, sacctTRESFormat)
 	}
 	jobs := map[string]realJob{}
 	for n, l := range lines[1:] {
 		f := strings.Split(l, "|")
-		if len(f) != 14 {
-			return nil, fmt.Errorf("sacct line %d: %d fields, want 14", n+2, len(f))
+		if len(f) != fields {
+			return nil, fmt.Errorf("sacct line %d: %d fields, want %d", n+2, len(f), fields)
 		}
 		num := func(i int) (int64, error) {
 			switch f[i] {
@@ -322,6 +337,12 @@ func parseSacct(text string) (map[string]realJob, error) {
 			}
 		}
 		j.Limit *= 60
+		if fields == 15 {
+			j.TRES = true
+			if j.Mem, j.GPUs, err = parseTRES(f[14]); err != nil {
+				return nil, fmt.Errorf("sacct line %d field 15 (AllocTRES): %w", n+2, err)
+			}
+		}
 		jobs[j.ID] = j
 	}
 	return jobs, nil
@@ -379,4 +400,39 @@ func parseSprio(text string) ([]prio, error) {
 	}
 	slices.SortFunc(out, func(a, b prio) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
+}
+
+// parseTRES reads AllocTRES's memory (MB: sacct writes it with a unit,
+// K, M, G or T, of 1024) and gres/gpu count; each 0 when absent.
+func parseTRES(v string) (mem, gpus int64, err error) {
+	if v == "" {
+		return 0, 0, nil
+	}
+	for _, kv := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return 0, 0, fmt.Errorf("%q is not KEY=VALUE", kv)
+		}
+		switch k {
+		case "mem":
+			scale := map[byte]float64{'K': 1.0 / 1024, 'M': 1, 'G': 1024, 'T': 1024 * 1024}
+			var s float64
+			if val != "" {
+				s, ok = scale[val[len(val)-1]]
+			}
+			if !ok || val == "" {
+				return 0, 0, fmt.Errorf("mem=%q: want a size with K, M, G or T", val)
+			}
+			x, err := strconv.ParseFloat(val[:len(val)-1], 64)
+			if err != nil || !(x >= 0 && x*s <= 1<<40) { // (NaN too)
+				return 0, 0, fmt.Errorf("mem=%q: not a size", val)
+			}
+			mem = int64(math.Round(x * s))
+		case "gres/gpu":
+			if gpus, err = strconv.ParseInt(val, 10, 64); err != nil || gpus < 0 || gpus > 1<<20 {
+				return 0, 0, fmt.Errorf("gres/gpu=%q: not a count", val)
+			}
+		}
+	}
+	return mem, gpus, nil
 }

@@ -223,8 +223,39 @@ func (t *twoRuns) table(names [2]string) string {
 		}
 	}
 	fmt.Fprintf(&b, "\nMean signed start error (simulated − Slurm's) by partition: %s.\n", strings.Join(parts, "; "))
+	if kinds := kindText(t); kinds != "" {
+		b.WriteString(kinds)
+	}
 	b.WriteString(r1.tail())
 	return b.String()
+}
+
+// kindText is, on the site of memory and GPUs, each simulation's and
+// the other Slurm run's mean signed start error and share within one
+// bf_interval by the kind of job (jobKind), on each run; "" elsewhere.
+func kindText(t *twoRuns) string {
+	var parts []string
+	counted := ""
+	for k, r := range t.Runs {
+		for _, f := range r.Figures {
+			if f.ByKind == nil {
+				continue
+			}
+			var ks []string
+			var ns []string
+			for _, e := range f.ByKind {
+				ks = append(ks, fmt.Sprintf("%s %+.1f s (%.0f%% within)", e.Kind, e.Mean, 100*e.Within))
+				ns = append(ns, fmt.Sprintf("%d %s", e.Jobs, e.Kind))
+			}
+			counted = strings.Join(ns, ", ")
+			parts = append(parts, fmt.Sprintf("on run %d %s: %s", k+1, f.Name, strings.Join(ks, ", ")))
+		}
+	}
+	if parts == nil {
+		return ""
+	}
+	return fmt.Sprintf("\nBy the kind of job (%s jobs: GPU, asking GPUs; memory, more than half a node's memory; CPU, the others), the mean signed start error and the share started within one bf_interval: %s.\n",
+		counted, strings.Join(parts, "; "))
 }
 
 // partText is ByPartition for a sentence: "batch +1.0 s, debug -2.0 s".

@@ -134,6 +134,42 @@ var liveSites = []liveSite{
 		Plan: fourNodeBursts,
 		Conf: siteSched + limitsPartitions},
 	oneNode,
+	gresSite,
+}
+
+// gresSite is the site of memory and GPUs: the live site's weights,
+// partitions and fair-share tree on its four nodes of 16 CPUs, each with
+// the 4000 MB and 4 GPUs slurm-cluster.sh declares, memory a consumable
+// resource (CR_CPU_Memory: SelectTypeParameters replaces the script's
+// CR_CPU), and jobs that ask memory and GPUs as well as CPUs (gresBursts).
+var gresSite = liveSite{Name: "gres", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
+	Plan: gresBursts,
+	Conf: siteSched + limitsPartitions + "SelectTypeParameters=CR_CPU_Memory\n"}
+
+// gresBursts is the site of memory and GPUs' workload: the four-node
+// sites' users, partitions, limits, QOS and bursts (planBursts, its own
+// seed), each job then drawn one of three kinds (a second stream of the
+// same seed): a CPU job (1–16 CPUs, 100 MB a CPU), a memory job (1–2
+// CPUs and 2500–3500 MB: most of a node's 4000, so one a node), or a GPU
+// job (1–4 CPUs, 1, 2 or 4 GPUs of a node's 4, 500–1000 MB). Memory and
+// GPUs bind where CPUs do not: a model of CPUs alone starts memory jobs
+// side by side on a node, and GPU jobs beyond a node's four.
+func gresBursts() []plannedJob {
+	jobs := planBursts(29, []int64{1, 2, 4, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+	rng := rand.New(rand.NewPCG(29, 4000))
+	pick := func(xs ...int64) int64 { return xs[rng.IntN(len(xs))] }
+	for i := range jobs {
+		j := &jobs[i]
+		switch k := rng.IntN(20); {
+		case k < 8: // a CPU job: its drawn CPUs
+			j.Mem = 100 * j.CPUs
+		case k < 14: // memory
+			j.CPUs, j.Mem = pick(1, 1, 2), pick(2500, 3000, 3500)
+		default: // GPUs
+			j.CPUs, j.GPUs, j.Mem = pick(1, 2, 4), pick(1, 2, 2, 4), pick(500, 1000)
+		}
+	}
+	return jobs
 }
 
 // siteAccount is an account of the fair-share tree, under root, with its
@@ -186,9 +222,13 @@ type plannedJob struct {
 	Partition string `json:"partition"`
 	QOS       string `json:"qos"`
 	CPUs      int64  `json:"cpus"`
-	Limit     int64  `json:"limit_min"`
-	Sleep     int64  `json:"sleep"`
-	At        int64  `json:"at_ms"`
+	// Mem (MB, sbatch --mem) and GPUs (--gres=gpu:N) a node: asked only
+	// on the site of memory and GPUs (gresSite); 0 is not asked.
+	Mem   int64 `json:"mem_mb,omitempty"`
+	GPUs  int64 `json:"gpus,omitempty"`
+	Limit int64 `json:"limit_min"`
+	Sleep int64 `json:"sleep"`
+	At    int64 `json:"at_ms"`
 }
 
 // workloadJobs and workloadGap: 200 jobs arriving about every 0.7 s

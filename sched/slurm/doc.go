@@ -34,9 +34,10 @@
 //   - Heterogeneous and multi-partition jobs: one partition per job.
 //   - Accounting and QOS limits: users run more at once than allowed.
 //   - cons_tres: one-node jobs placed as it does, wider ones first fit;
-//     backfill plans named nodes (with cons_tres's will-run test) only
-//     with Config.NamedNodes; the plan of CPUs takes the first time the
-//     CPUs are free: its reservations come early.
+//     backfill plans named nodes (with cons_tres's will-run test, their
+//     memory and GPUs too) only with Config.NamedNodes; the plan of CPUs
+//     takes the first time the CPUs are free and ignores memory and GPUs:
+//     its reservations come early.
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
 //   - No scheduling time, no epilogs or bf_continue: ±1 s. Whole seconds:

@@ -23,6 +23,16 @@ import (
 // exc_node_bitmap). A running job, even one backfill just started, holds
 // no reservation unless it has its nodes whole (_bf_reserve_running).
 //
+// On a machine whose nodes declare memory or GPUs (a site of
+// CR_CPU_Memory and gres/gpu) the plan holds them too, as cons_tres's
+// will-run test does: a node's free memory and GPUs now and what each
+// running job gives back at its end, and a job fits a node only where
+// its CPUs, memory and GPUs all are free. With CPUs alone the plan found
+// a job of most of a node's memory startable on a node whose CPUs were
+// free, the start failed, and the job reserved that node from the next
+// second for its whole limit, keeping backfill off a node Slurm left
+// open (TestNodePlanMemory).
+//
 // The pool plan (plan.go) counts CPUs instead: a reservation holds a
 // node's CPUs somewhere, so a later job may use the reserved node's
 // CPUs if the machine as a whole has enough, and Slurm's keeps it off.
@@ -31,10 +41,14 @@ type nodeSpace struct {
 	// at its start); -1 for a job whose node is not known (placed over
 	// several nodes): while one runs, cycles use the pool plan.
 	node map[*jobRec]int32
+	// held is the memory and thousandths of GPUs of each running job on
+	// one node that holds any (noteStart; absent: none).
+	held map[*jobRec][2]int64
 	// The last share nodePlace placed: the job's ID and node (-1: a job
-	// not on one node).
+	// not on one node), and its memory and GPUs.
 	lastID   int64
 	lastNode int32
+	lastMG   [2]int64
 	// mask, during a backfill start, is the nodes the job may not use
 	// (true); nil otherwise. maskBuf holds it between starts.
 	mask, maskBuf []bool
@@ -43,7 +57,16 @@ type nodeSpace struct {
 	// ends (at their limits, ascending), and the reservations made.
 	free []int64
 	rel  [][]release
-	resv []nodeResv
+	// mg: the machine's nodes declare memory or GPUs, whose free amounts
+	// now are freeMG (per node: memory, thousandths of GPUs summed over
+	// its GPUs, exact for whole GPUs; a share of one GPU the sum finds
+	// room for on no one GPU is refused at its start, and planned as
+	// the machine refuses any); need is the memory and GPUs of the job
+	// nodeFit plans and nodeStarted starts (set by backfillNodes).
+	mg     bool
+	freeMG [][2]int64
+	need   [2]int64
+	resv   []nodeResv
 	// byNode[n] is node n's reservations (in resv too): reserved and
 	// overlaps, asked of every node at each try of every job, scan
 	// those of the node only, not the cycle's (on 256 nodes, with a
@@ -52,17 +75,20 @@ type nodeSpace struct {
 	byNode [][]nodeResv
 	// willRun's: every node's running jobs' ends in order of time, and
 	// each node's CPUs as they are taken off.
-	all  []nodeRelease
-	fut  []int64
-	ends []int64 // the reservations' ends, ascending (later_start)
-	fits []sched.NodeFree
+	all   []nodeRelease
+	fut   []int64
+	futMG [][2]int64
+	ends  []int64 // the reservations' ends, ascending (later_start)
+	fits  []sched.NodeFree
 	// usable is nodeFit's: the nodes no reservation holds over the span
 	// tried; allOK that all is built for the cycle (from rel).
 	usable []bool
 	allOK  bool
 }
 
-type release struct{ t, cpus int64 }
+// release is a running job's end (at its limit) and the CPUs, memory
+// and thousandths of GPUs it gives back.
+type release struct{ t, cpus, mem, gpus int64 }
 
 // nodeResv takes node out of the plan over [from, to).
 type nodeResv struct {
@@ -112,9 +138,9 @@ func (n *nodePlace) Choose(j *sched.Job, fits []sched.NodeFree) int {
 			k = 0
 		}
 	}
-	ns.lastID, ns.lastNode = j.ID(), -1
-	if j.Demand().Nodes == 1 {
-		ns.lastNode = int32(fits[k].Node)
+	ns.lastID, ns.lastNode, ns.lastMG = j.ID(), -1, [2]int64{}
+	if d := j.Demand(); d.Nodes == 1 {
+		ns.lastNode, ns.lastMG = int32(fits[k].Node), [2]int64{d.Memory, d.GPUs}
 	}
 	return k
 }
@@ -148,11 +174,19 @@ func (ns *nodeSpace) noteStart(r *jobRec, running int) {
 		for q := range ns.node {
 			if !q.running || q.gone {
 				delete(ns.node, q)
+				delete(ns.held, q)
 			}
 		}
 	}
+	delete(ns.held, r) // (a record of an earlier job)
 	if ns.lastID == r.id {
 		ns.node[r] = ns.lastNode
+		if ns.lastMG != [2]int64{} {
+			if ns.held == nil {
+				ns.held = map[*jobRec][2]int64{}
+			}
+			ns.held[r] = ns.lastMG
+		}
 	} else {
 		ns.node[r] = -1
 	}
@@ -180,9 +214,11 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 	if len(nodes) == 0 {
 		return false
 	}
-	ns.free = ns.free[:0]
+	ns.free, ns.freeMG, ns.mg = ns.free[:0], ns.freeMG[:0], false
 	for _, nf := range nodes {
 		ns.free = append(ns.free, nf.Cores)
+		ns.freeMG = append(ns.freeMG, [2]int64{nf.Memory, nf.GPUs})
+		ns.mg = ns.mg || p.mach.Nodes[nf.Kind].Memory > 0 || p.mach.Nodes[nf.Kind].GPUs > 0
 	}
 	if len(ns.rel) < len(nodes) {
 		ns.rel = make([][]release, len(nodes))
@@ -196,7 +232,8 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 		if !ok || n < 0 || int(n) >= len(nodes) {
 			return false
 		}
-		ns.rel[n] = append(ns.rel[n], release{t, r.cpus})
+		mg := ns.held[r]
+		ns.rel[n] = append(ns.rel[n], release{t, r.cpus, mg[0], mg[1]})
 	}
 	ns.resv, ns.ends = ns.resv[:0], ns.ends[:0]
 	if len(ns.byNode) < len(nodes) {
@@ -225,6 +262,22 @@ func (ns *nodeSpace) freeAt(n int, t int64) int64 {
 		f += r.cpus
 	}
 	return f
+}
+
+// mgFitsAt reports whether node n has the memory and GPUs of the job
+// planned (need) free at t; always on a machine without them (mg).
+func (ns *nodeSpace) mgFitsAt(n int, t int64) bool {
+	if !ns.mg {
+		return true
+	}
+	f := ns.freeMG[n]
+	for _, r := range ns.rel[n] {
+		if r.t > t {
+			break
+		}
+		f[0], f[1] = f[0]+r.mem, f[1]+r.gpus
+	}
+	return f[0] >= ns.need[0] && f[1] >= ns.need[1]
 }
 
 // reserved reports whether node n is reserved somewhere in [s, e]
@@ -309,11 +362,11 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 			if !ns.usable[n] {
 				continue
 			}
-			if f := ns.freeAt(n, start); f >= r.cpus {
+			if f := ns.freeAt(n, start); f >= r.cpus && ns.mgFitsAt(n, start) {
 				ns.fits = append(ns.fits, sched.NodeFree{Node: n, Cores: f})
 			}
 		}
-		if len(ns.fits) == 0 { // never: willRun found the CPUs on one
+		if len(ns.fits) == 0 { // never: willRun found the resources on one
 			return never, -1
 		}
 		node := ns.fits[chooseNode(p.mach.Placement, ns.fits)].Node
@@ -338,14 +391,18 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 // the window then doubles until it reaches the next end, and each
 // further group holds the jobs ending within it. Jobs on nodes not
 // usable are skipped (one right after such a job is taken off whatever
-// its end, as Slurm's loop does).
+// its end, as Slurm's loop does). On a machine of memory or GPUs (mg) a
+// node fits where the job's (need) are free too.
 func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 	for n, f := range ns.free {
-		if ns.usable[n] && f >= cpus {
+		if ns.usable[n] && f >= cpus && ns.mgFits(ns.freeMG, n) {
 			return now
 		}
 	}
 	ns.fut = append(ns.fut[:0], ns.free...)
+	if ns.mg {
+		ns.futMG = append(ns.futMG[:0], ns.freeMG...)
+	}
 	const window0 = 30
 	all := ns.all
 	barrier, window := int64(never), int64(window0)
@@ -355,7 +412,7 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 		// test needs no pass over the nodes.
 		last, fits := -1, false
 		for i < len(all) {
-			e := all[i]
+			e := &all[i] // (not a copy: 40 bytes with the memory and GPUs)
 			i++
 			if !ns.usable[e.node] {
 				continue
@@ -369,7 +426,11 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 			}
 			last = i - 1
 			ns.fut[e.node] += e.cpus
-			fits = fits || ns.fut[e.node] >= cpus
+			if ns.mg {
+				ns.futMG[e.node][0] += e.mem
+				ns.futMG[e.node][1] += e.gpus
+			}
+			fits = fits || ns.fut[e.node] >= cpus && ns.mgFits(ns.futMG, e.node)
 			if i < len(all) && all[i].t > barrier+window {
 				break
 			}
@@ -383,10 +444,16 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 	return never
 }
 
+// mgFits reports whether node n's memory and GPUs in free hold need's;
+// always on a machine without them (mg).
+func (ns *nodeSpace) mgFits(free [][2]int64, n int) bool {
+	return !ns.mg || free[n][0] >= ns.need[0] && free[n][1] >= ns.need[1]
+}
+
 // nodeRelease is a running job's end (at its time limit) on node.
 type nodeRelease struct {
-	t, cpus int64
-	node    int
+	t, cpus, mem, gpus int64
+	node               int
 }
 
 // sortEnds makes ns.all every node's running jobs' ends in order of
@@ -399,7 +466,7 @@ func (ns *nodeSpace) sortEnds() {
 	ns.all = ns.all[:0]
 	for n, rs := range ns.rel {
 		for _, r := range rs {
-			ns.all = append(ns.all, nodeRelease{r.t, r.cpus, n})
+			ns.all = append(ns.all, nodeRelease{r.t, r.cpus, r.mem, r.gpus, n})
 		}
 	}
 	slices.SortStableFunc(ns.all, func(a, b nodeRelease) int { return cmp.Compare(a.t, b.t) })
@@ -432,10 +499,17 @@ func chooseNode(pl sched.Placement, fits []sched.NodeFree) int {
 	return tightestRun(fits)
 }
 
-// nodeStarted updates the plan for job r started now on node n.
+// nodeStarted updates the plan for job r started now on node n (its
+// memory and GPUs are need's).
 func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 	ns.free[n] -= r.cpus
-	rel := release{max(r.start+r.limit, now+1), r.cpus} // started now: not overdue
+	var mg [2]int64
+	if ns.mg {
+		mg = ns.need
+		ns.freeMG[n][0] -= mg[0]
+		ns.freeMG[n][1] -= mg[1]
+	}
+	rel := release{max(r.start+r.limit, now+1), r.cpus, mg[0], mg[1]} // started now: not overdue
 	i, _ := slices.BinarySearchFunc(ns.rel[n], rel, func(a, b release) int {
 		if a.t < b.t {
 			return -1
@@ -452,7 +526,7 @@ func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 		k, _ := slices.BinarySearchFunc(ns.all, rel, func(a nodeRelease, b release) int {
 			return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.node, n))
 		})
-		ns.all = slices.Insert(ns.all, k, nodeRelease{rel.t, rel.cpus, n})
+		ns.all = slices.Insert(ns.all, k, nodeRelease{rel.t, rel.cpus, rel.mem, rel.gpus, n})
 	}
 }
 
@@ -477,6 +551,13 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 		tested++
 		if p.beyondOf(r) {
 			continue
+		}
+		ns.need = [2]int64{}
+		if ns.mg {
+			if j := p.ptr(pass, r); j != nil {
+				d := j.Demand()
+				ns.need = [2]int64{d.Memory, d.GPUs}
+			}
 		}
 		t, node := p.nodeFit(r, now, now+p.bfWin)
 		if t == never {
