@@ -371,12 +371,10 @@ func parseCursor(s string) (cursor, error) {
 		return cursor{}, badRequest("after: %d bytes, want at most %d: <submit time>.<job id>, as the Link header's next page gives it", len(s), maxCursor)
 	}
 	sub, id, _ := strings.Cut(s, ".")
-	if digits(sub) && digits(id) { // ("" is not digits)
-		var c cursor
-		var err1, err2 error
-		c.submit, err1 = strconv.ParseInt(sub, 10, 64)
-		c.id, err2 = strconv.ParseInt(id, 10, 64)
-		if err1 == nil && err2 == nil {
+	var c cursor
+	var ok1, ok2 bool
+	if c.submit, ok1 = number(sub); ok1 {
+		if c.id, ok2 = number(id); ok2 {
 			return c, nil
 		}
 	}
@@ -398,8 +396,9 @@ func listParams(r *http.Request) (q listQuery, err error) {
 		return listQuery{}, err
 	}
 	q.limit = maxListRows
+	var ok bool
 	if s := v.Get("offset"); s != "" {
-		if q.offset, err = strconv.Atoi(s); err != nil || q.offset < 0 {
+		if q.offset, ok = smallNumber(s); !ok {
 			return listQuery{}, badRequest("offset: %q, want an integer ≥ 0", clip(s))
 		}
 	}
@@ -414,7 +413,7 @@ func listParams(r *http.Request) (q listQuery, err error) {
 		q.after = &c
 	}
 	if s := v.Get("limit"); s != "" {
-		if q.limit, err = strconv.Atoi(s); err != nil || q.limit < 0 || q.limit > maxListRows {
+		if q.limit, ok = smallNumber(s); !ok || q.limit > maxListRows {
 			return listQuery{}, badRequest("limit: %q, want an integer in [0, %d]", clip(s), maxListRows)
 		}
 	}
@@ -683,7 +682,8 @@ func systemsParams(r *http.Request) (after, before string, limit int, err error)
 		return "", "", 0, badRequest("offset: the list of systems pages by name: ?after= or ?before=, as the Link header's pages give them")
 	}
 	if s := v.Get("limit"); s != "" {
-		if limit, err = strconv.Atoi(s); err != nil || limit < 0 || limit > maxListRows {
+		var ok bool
+		if limit, ok = smallNumber(s); !ok || limit > maxListRows {
 			return "", "", 0, badRequest("limit: %q, want an integer in [0, %d]", clip(s), maxListRows)
 		}
 	}
@@ -908,13 +908,14 @@ func queryParams(r *http.Request) (q, c int, within int64, err error) {
 			return 0, 0, 0, badRequest("%s: %d bytes, at most %d", k, n, maxEcho)
 		}
 	}
+	var ok bool
 	if s := v.Get("quantile"); s != "" {
-		if q, err = strconv.Atoi(s); err != nil {
+		if q, ok = smallNumber(s); !ok {
 			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", clip(s))
 		}
 	}
 	if s := v.Get("confidence"); s != "" {
-		if c, err = strconv.Atoi(s); err != nil {
+		if c, ok = smallNumber(s); !ok {
 			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", clip(s))
 		}
 	}
@@ -941,9 +942,9 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	// Digits only: ParseInt takes a sign, and "+1200" was job 1200.
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 0 || !digits(r.PathValue("id")) {
+	// Digits only (number): "+1200" was job 1200.
+	id, ok := number(r.PathValue("id"))
+	if !ok {
 		s.writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
@@ -1125,8 +1126,8 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v := q.Get("time")
-		t, perr := strconv.ParseInt(v, 10, 64)
-		if perr != nil {
+		t, ok := number(v)
+		if !ok {
 			s.writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))
 			return
 		}
