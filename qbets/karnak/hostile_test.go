@@ -790,7 +790,7 @@ func TestFormGroupsAsTemplate(t *testing.T) {
 	}
 	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
 	w = httptest.NewRecorder()
-	s.renderPage(w, 200, "predict", p)
+	s.renderPage(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html", nil), 200, "predict", p)
 	tmpl := w.Body.String()
 	// (the request is answered, an error for the unknown location
 	// beside the others' predictions: the fieldset has no error)

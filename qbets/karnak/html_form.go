@@ -138,7 +138,7 @@ func levelsOf(r *http.Request, levels []Level) *levelsForm {
 // answer can be bookmarked and needs no token.
 func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 	if err := query(r.URL.RawQuery).checkLists(formLists, formParams...); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	s.predictForm(w, r, r.URL.Query(), "") // bounded by checkRequestLine
@@ -187,7 +187,7 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		pay := s.payer(r)
 		if len(f.Errors) == 0 {
 			if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
-				s.writeError(w, err)
+				s.writeError(w, r, err)
 				return
 			}
 		}
@@ -226,7 +226,7 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 	if start {
 		p.Title = "Predict a job's start"
 	}
-	s.renderPage(w, status, "predict", p)
+	s.renderPage(w, r, status, "predict", p)
 }
 
 // maxEcho bounds what the form shows again of a value typed (a field, a
@@ -636,7 +636,7 @@ func (s *Service) formOverlong(w http.ResponseWriter, r *http.Request, why error
 	// queues showed the form with cores back at 1).
 	read := raw[:min(cut, maxQuery)]
 	if err := query(read).checkLists(formLists, formParams...); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	v, _ := url.ParseQuery(read) // no pair of the form's is left out: checked

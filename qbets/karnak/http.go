@@ -59,7 +59,10 @@ import (
 // events; 415 unless the body is application/json in UTF-8; 408 for a
 // body not received within the server's read timeout, 400 for one whose
 // connection ended first or whose chunked encoding is malformed (every
-// POST's body alike). Every
+// POST's body alike). An answer sent before a request's body is read
+// (a 401, a 415, any route that reads none) does not wait for it: a body
+// of at most 64 KiB that has arrived is dropped and the connection kept,
+// else the answer closes it (releaseBody). Every
 // request may get 429 (Config.Rate, with Retry-After) and, until Load is
 // done, 503 with Retry-After. Every error answer is the text of an Error. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
@@ -171,13 +174,16 @@ func (s *Service) Handler() http.Handler {
 				s.formOverlong(w, r, err) // the form's own error, not a bare 414
 				return
 			}
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		if !s.ready.Load() {
 			w.Header().Set("Retry-After", "5")
-			s.writeError(w, errNotReady)
+			s.writeError(w, r, errNotReady)
 			return
+		}
+		if !readsBody(r) {
+			releaseBody(w, r) // (the others' refusals before the body do: writeError)
 		}
 		if r.URL.Path == "/karnak/events" && r.Method != http.MethodPost {
 			// The mux's own 405, as on the other routes: GET and HEAD
@@ -222,7 +228,7 @@ func (s *Service) charge(w http.ResponseWriter, r *http.Request) bool {
 	c := s.clientOf(r)
 	if ok, wait := s.limiter.allowN(c.id, 1); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-		http.Error(w, "rate limit: too many requests from "+c.id, http.StatusTooManyRequests)
+		s.writeError(w, r, &Error{Code: http.StatusTooManyRequests, Message: "rate limit: too many requests from " + c.id})
 		return false
 	}
 	return true
@@ -473,24 +479,24 @@ func (s *Service) handle(want string, f func(r *http.Request) (render, error)) h
 	return func(w http.ResponseWriter, r *http.Request) {
 		ext, err := format(r, r.PathValue("file"), want)
 		if err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		out, err := f(r)
 		if err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		s.represent(w, r, ext, pageOf(r, want), out)
 	}
 }
 
-func (s *Service) write(w http.ResponseWriter, ext string, out render) {
+func (s *Service) write(w http.ResponseWriter, r *http.Request, ext string, out render) {
 	if ext == "json" {
 		w.Header().Set("Content-Type", "application/json")
 		b, err := marshalJSON(out.json)
 		if err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		w.Write(append(b, '\n')) //nolint:errcheck // the client went away
@@ -505,7 +511,8 @@ func (s *Service) write(w http.ResponseWriter, ext string, out render) {
 // service's own (*Error: a template's, an encoder's, an embedded file's)
 // is a 500 numbered as the store's errors are (internal): its text, Go's
 // words about the service's types and files, was the body.
-func (s *Service) writeError(w http.ResponseWriter, err error) {
+func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	releaseBody(w, r)
 	err = s.internal(err)
 	code := statusOf(err)
 	retryAfter(w, err)
@@ -553,7 +560,11 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		}
 		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", clip(ct), why, strings.Join(types, " or "))}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	// The body is taken: what is left unread of it (past the limit,
+	// after an error) is net/http's to settle (releaseBody).
+	b := r.Body
+	r.Body = http.NoBody
+	body, err := io.ReadAll(http.MaxBytesReader(w, b, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -934,28 +945,28 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	what, _, _ := strings.Cut(file, ".")
 	if what != "waittime" && what != "starttime" {
-		s.writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
+		s.writeError(w, r, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
 		return
 	}
 	ext, err := format(r, file, what)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	// Digits only (number): "+1200" was job 1200.
 	id, ok := number(r.PathValue("id"))
 	if !ok {
-		s.writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
+		s.writeError(w, r, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
 	q, c, within, err := queryParams(r)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	p, err := s.PredictJob(r.PathValue("sys"), id, q, c, within)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	s.represent(w, r, ext, "prediction", render{json: p, text: func(w io.Writer) { textPrediction(w, &p, what == "starttime") }})
@@ -964,14 +975,14 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	what := r.PathValue("what")
 	if what != "waittime" && what != "starttime" {
-		s.writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
+		s.writeError(w, r, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
 		return
 	}
 	// (A ?format= whose pair cannot be read is a 400, as the lists'
 	// parameters: skipped, the Accept header chose another format.)
 	v := query(r.URL.RawQuery)
 	if err := v.check("format"); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	ext := v.Get("format")
@@ -980,27 +991,27 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		ext = negotiate(r.Header.Get("Accept"))
 	case "txt", "json", "xml", "html":
 	default:
-		s.writeError(w, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
+		s.writeError(w, r, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
 		return
 	}
 	body, mt, err := readBody(w, r, maxQuery, "application/json", "text/plain")
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	req, err := decodePredictRequest(mt, body)
 	if err != nil {
-		s.writeError(w, badRequest("%v", err))
+		s.writeError(w, r, badRequest("%v", err))
 		return
 	}
 	pay := s.payer(r)
 	if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	ps, err := s.predictHypothetical(req, pay)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	s.represent(w, r, ext, "predictions", render{json: ps, text: func(w io.Writer) {
@@ -1015,22 +1026,22 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// unauthenticated batch of megabytes costs a header lookup.
 	tk, err := s.authenticate(r, false)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	body, _, err := readBody(w, r, maxBody, "application/json")
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	batch, evs, err := decodeEvents(body)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	if k := r.Header.Get("Idempotency-Key"); k != "" {
 		if batch != "" && batch != k {
-			s.writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
+			s.writeError(w, r, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
 			return
 		}
 		batch = k
@@ -1040,7 +1051,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 		systems[i] = evs[i].System
 	}
 	if err := authorize(tk, systems); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	// A system fed by a trace replay takes no live events: they would
@@ -1048,16 +1059,16 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// first out-of-order batch, would stop the service.
 	for i := range evs {
 		if s.replaying(evs[i].System) {
-			s.writeError(w, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
+			s.writeError(w, r, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
 			return
 		}
 	}
 	ack, err := s.IngestBatch(batch, evs)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
-	s.write(w, "json", render{json: ack})
+	s.write(w, r, "json", render{json: ack})
 }
 
 // decodeEvents reads one event object, an array of them, or a batch
@@ -1110,7 +1121,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	sys, op := r.PathValue("sys"), r.PathValue("op")
 	if _, err := s.authenticate(r, true); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	var err error
@@ -1122,13 +1133,13 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		// lists' are: URL.Query skipped it, and the 400 said time: "".
 		q := query(r.URL.RawQuery)
 		if err := q.check("time"); err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		v := q.Get("time")
 		t, ok := number(v)
 		if !ok {
-			s.writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))
+			s.writeError(w, r, badRequest("time: %q, want Unix seconds", clip(v)))
 			return
 		}
 		err = s.Rewind(sys, t)
@@ -1136,11 +1147,11 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		err = notFound("%q is not a repair, want drop or rewind", clip(op))
 	}
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	last, _ := s.Last(sys)
-	s.write(w, "json", render{json: struct {
+	s.write(w, r, "json", render{json: struct {
 		System string  `json:"system" xml:"system"`
 		Op     string  `json:"op" xml:"op"`
 		Last   *Record `json:"last,omitempty" xml:"last,omitempty"`
