@@ -165,6 +165,12 @@ func (s *Service) Handler() http.Handler {
 		// JSON answer may quote a client's markup (a location asked
 		// for), which a browser that guesses types could render.
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		// A shallow copy: releaseBody and readBody take r.Body from the
+		// handlers' request, and net/http's own must keep it (it closes a
+		// connection whose body was left unread gently, waiting for the
+		// client to stop sending, only when it sees that body: without,
+		// a client still sending a 7 MiB body to its 413 got a reset).
+		r = r.WithContext(r.Context())
 		if !s.charge(w, r) {
 			return
 		}
