@@ -200,13 +200,18 @@ func (s *Service) renderPage(w http.ResponseWriter, r *http.Request, status int,
 		s.writeError(w, r, err)
 		return
 	}
+	writePage(w, status, b.Bytes())
+}
+
+// writePage writes a rendered page with the security headers.
+func writePage(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	w.WriteHeader(status)
-	w.Write(bytes.Map(printable, b.Bytes())) //nolint:errcheck // the client went away
+	w.Write(bytes.Map(printable, b)) //nolint:errcheck // the client went away
 }
 
 // printable is r, or U+FFFD for a control character other than a tab or

@@ -64,7 +64,14 @@ import (
 // of at most 64 KiB that has arrived is dropped and the connection kept,
 // else the answer closes it (releaseBody). Every
 // request may get 429 (Config.Rate, with Retry-After) and, until Load is
-// done, 503 with Retry-After. Every error answer is the text of an Error. The handler
+// done, 503 with Retry-After. Every error answer is an Error, in the
+// representation the request asked for (errorFormat: the extension, a
+// prediction POST's ?format=, else on a GET the Accept header), with the
+// same status in each: {"error": message, "status": code} as JSON,
+// <error><error>message</error><status>code</status></error> as XML, a
+// page whose paragraph id="error" holds the message, or the message as
+// text; the event batches and the repairs, which choose no
+// representation, answer text. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
 // WriteTimeout, IdleTimeout), as examples/qserve does.
 //
@@ -196,11 +203,54 @@ func (s *Service) Handler() http.Handler {
 			// matched the stats route (GET /karnak/{file}, a 404), and
 			// its Allow added GET and HEAD to another method's.
 			w.Header().Set("Allow", http.MethodPost)
-			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			s.writeError(w, r, &Error{Code: http.StatusMethodNotAllowed, Message: "method: " + clip(r.Method) + " is not allowed here, want POST"})
+			return
+		}
+		if h, pattern := m.Handler(r); pattern == "" {
+			s.unrouted(w, r, h)
 			return
 		}
 		m.ServeHTTP(w, r)
 	})
+}
+
+// unrouted answers a request the mux matches no route for: its own 404
+// or 405 (with Allow), in the representation asked for, as every other
+// error is (the mux wrote text); anything else it answers (a redirect to
+// a clean path) as it does.
+func (s *Service) unrouted(w http.ResponseWriter, r *http.Request, h http.Handler) {
+	probe := &statusProbe{header: http.Header{}}
+	h.ServeHTTP(probe, r)
+	switch probe.code {
+	case http.StatusNotFound:
+		s.writeError(w, r, notFound("path: %q is not a resource of the service", clip(r.URL.Path)))
+	case http.StatusMethodNotAllowed:
+		allow := probe.header.Get("Allow")
+		w.Header().Set("Allow", allow)
+		s.writeError(w, r, &Error{Code: http.StatusMethodNotAllowed, Message: "method: " + clip(r.Method) + " is not allowed here, want " + allow})
+	default:
+		h.ServeHTTP(w, r)
+	}
+}
+
+// statusProbe is a ResponseWriter that keeps the status and the header
+// only: what the mux's own answers are made of.
+type statusProbe struct {
+	header http.Header
+	code   int
+}
+
+func (p *statusProbe) Header() http.Header { return p.header }
+func (p *statusProbe) Write(b []byte) (int, error) {
+	if p.code == 0 {
+		p.code = http.StatusOK
+	}
+	return len(b), nil
+}
+func (p *statusProbe) WriteHeader(code int) {
+	if p.code == 0 {
+		p.code = code
+	}
 }
 
 // checkRequestLine refuses (414) a path longer than maxPath, or a query
@@ -510,19 +560,6 @@ func (s *Service) write(w http.ResponseWriter, r *http.Request, ext string, out 
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	out.text(w)
-}
-
-// writeError answers with the error's status (4xx for bad requests) and
-// its message, which names the offending field. An error that is not the
-// service's own (*Error: a template's, an encoder's, an embedded file's)
-// is a 500 numbered as the store's errors are (internal): its text, Go's
-// words about the service's types and files, was the body.
-func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	releaseBody(w, r)
-	err = s.internal(err)
-	code := statusOf(err)
-	retryAfter(w, err)
-	http.Error(w, err.Error(), code)
 }
 
 // retryAfter sets Retry-After for an error that says when to retry: a
