@@ -72,6 +72,14 @@ func TestClientCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"kwait", "s1", "77"}, "404 Not Found: jobId"},
+		// In every -format the message alone (the service answers an
+		// error in the representation asked for; it printed the JSON
+		// object, the XML document or the whole page).
+		{[]string{"kwait", "-format", "json", "s1", "77"}, "404 Not Found: jobId"},
+		{[]string{"kwait", "-format", "xml", "s1", "77"}, "404 Not Found: jobId"},
+		{[]string{"kwait", "-format", "html", "s1", "77"}, "404 Not Found: jobId"},
+		{[]string{"kwouldwait", "-format", "html", "4", "soon", "normal@s1"}, `400 Bad Request: line 2: requestedWallTime: "soon"`},
+		{[]string{"kjobs", "-json", "-after", "1.-2", "s1"}, `400 Bad Request: after: "1.-2"`},
 		{[]string{"kwouldwait", "4", "soon", "normal@s1"}, "400 Bad Request: line 2: requestedWallTime"},
 		{[]string{"kwouldwait", "-c", "99", "4", "01:00:00", "normal@s1"}, "-c 99: want a confidence of 10 to 95"}, // (refused before the request)
 		{[]string{"kwouldwait", "4", "01:00:00", "normal"}, "location"},

@@ -593,8 +593,8 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<10))
+		return fmt.Errorf("%s: %s", resp.Status, errorMessage(resp.Header.Get("Content-Type"), msg))
 	}
 	if !strings.HasPrefix(cmd, "kwould") {
 		if _, err = io.Copy(stdout, resp.Body); err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"html"
+	"strings"
 )
 
 // failedLocations counts the locations of a kwouldwait or kwouldstart
@@ -66,4 +68,37 @@ func partialError(n, asked int) error {
 		return fmt.Errorf("the service's answer could not be read back to see which locations failed")
 	}
 	return fmt.Errorf("%d of %d locations got no prediction (the reason is printed with each)", n, asked)
+}
+
+// errorMessage is the message of an error answer, which the service
+// writes in the representation asked for (-format): the "error" of a
+// JSON object or an XML element, the error paragraph of a page, or the
+// text. An answer that cannot be read so is printed as it came.
+func errorMessage(ctype string, body []byte) string {
+	raw := strings.TrimSpace(string(body))
+	switch {
+	case strings.HasPrefix(ctype, "application/json"):
+		var e struct {
+			Error *string `json:"error"`
+		}
+		if json.Unmarshal(body, &e) == nil && e.Error != nil {
+			return *e.Error
+		}
+	case strings.HasPrefix(ctype, "application/xml"):
+		var e struct {
+			XMLName xml.Name `xml:"error"`
+			Error   *string  `xml:"error"`
+		}
+		if xml.Unmarshal(body, &e) == nil && e.Error != nil {
+			return *e.Error
+		}
+	case strings.HasPrefix(ctype, "text/html"):
+		const open = `<p class="error" id="error" role="alert">`
+		if _, rest, ok := strings.Cut(raw, open); ok {
+			if msg, _, ok := strings.Cut(rest, "</p>"); ok {
+				return html.UnescapeString(msg)
+			}
+		}
+	}
+	return raw
 }

@@ -33,7 +33,9 @@
 // (Prediction.Conditional).
 //
 // Every resource is text, JSON, XML or an HTML page (§2.1) that works
-// without JavaScript (Handler). The state is a function of an append-only
+// without JavaScript (Handler), and so is every error answer: the one
+// asked for, a JSON object {"error": message, "status": code}, an XML
+// element <error> holding the same two, or a page (Handler's doc). The state is a function of an append-only
 // event log, the Store, rebuilt from it by Load (Store says what is kept).
 //
 // The service is meant to be reachable by anyone on a campus network:

@@ -229,7 +229,12 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	if len(evs) == 0 {
 		return fmt.Errorf("%s: no usable jobs (%s)", path, reasons(why))
 	}
-	logf("replay %s as %q: %d jobs (%s), %d events, speed ×%g", path, name, len(jobs), reasons(why), len(evs), speed)
+	// The first event is the first usable job's submission, which need
+	// not be the trace's start: a cleaned trace drops its first days (the
+	// KTH trace's first job is 6.9 days after its UnixStartTime), and the
+	// log said "resuming at" that time as if a week had been replayed.
+	logf("replay %s as %q: %d jobs (%s), %d events, speed ×%g; its first event (the first usable job's submission) at %s, %s after the trace's start (UnixStartTime %s)",
+		path, name, len(jobs), reasons(why), len(evs), speed, stamp(evs[0].Time), hms(evs[0].Time-h.UnixStartTime), stamp(h.UnixStartTime))
 	return s.ReplayEvents(ctx, evs, name, speed, logf)
 }
 
@@ -263,7 +268,11 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	sys.mu.Lock()
 	sys.sim = clk
 	sys.mu.Unlock()
-	logf("replay %q: %d of %d events already stored, resuming at %s", name, done, len(evs), stamp(t0))
+	if done == 0 {
+		logf("replay %q: none of its %d events stored yet: starting at its first event, %s", name, len(evs), stamp(t0))
+	} else {
+		logf("replay %q: %d of %d events already stored, resuming after the last stored, at %s", name, done, len(evs), stamp(t0))
+	}
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	const maxBatch = 10000

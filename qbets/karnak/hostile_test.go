@@ -647,7 +647,8 @@ func TestRequestLineBounded(t *testing.T) {
 		"/karnak/system/s1/job/" + long,
 	} {
 		resp, out := doReq(t, "GET", srv.URL+p, "", "", "")
-		if resp.StatusCode != http.StatusRequestURITooLong || len(out) > 200 {
+		// (the message, in the format asked for: an .html path's is a page)
+		if resp.StatusCode != http.StatusRequestURITooLong || len(message(out)) > 200 || len(out) > 2000 {
 			t.Errorf("GET %.60s (%d bytes): %d, %d bytes %.100q, want a short 414", p, len(p), resp.StatusCode, len(out), out)
 		}
 	}
@@ -790,7 +791,7 @@ func TestFormGroupsAsTemplate(t *testing.T) {
 	}
 	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
 	w = httptest.NewRecorder()
-	s.renderPage(w, 200, "predict", p)
+	s.renderPage(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html", nil), 200, "predict", p)
 	tmpl := w.Body.String()
 	// (the request is answered, an error for the unknown location
 	// beside the others' predictions: the fieldset has no error)

@@ -125,10 +125,10 @@ func (s *Service) handleHTML(m *http.ServeMux) {
 
 // serveFile serves an embedded file (the stylesheet, the icon).
 func (s *Service) serveFile(name, ctype string) http.HandlerFunc {
-	return func(w http.ResponseWriter, _ *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
 		b, err := templateFS.ReadFile("templates/" + name)
 		if err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		w.Header().Set("Content-Type", ctype)
@@ -183,30 +183,35 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 	case "predictions":
 		p.Title, p.Crumbs, p.Alt = "Predictions for a hypothetical job", []link{systems}, nil
 	}
-	s.renderPage(w, http.StatusOK, name, p)
+	s.renderPage(w, r, http.StatusOK, name, p)
 }
 
 // renderPage executes the template name into memory and writes it with
 // the security headers (a template error is a 500, not half a page).
-func (s *Service) renderPage(w http.ResponseWriter, status int, name string, p *page) {
+func (s *Service) renderPage(w http.ResponseWriter, r *http.Request, status int, name string, p *page) {
 	t, err := pageTemplates()
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	var b bytes.Buffer
 	b.Grow(len(p.Charts) + 16<<10) // one allocation for the page
 	if err := t.ExecuteTemplate(&b, name+".html", p); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
+	writePage(w, status, b.Bytes())
+}
+
+// writePage writes a rendered page with the security headers.
+func writePage(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	w.WriteHeader(status)
-	w.Write(bytes.Map(printable, b.Bytes())) //nolint:errcheck // the client went away
+	w.Write(bytes.Map(printable, b)) //nolint:errcheck // the client went away
 }
 
 // printable is r, or U+FFFD for a control character other than a tab or

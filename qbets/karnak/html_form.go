@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/internal/textclip"
@@ -139,7 +138,7 @@ func levelsOf(r *http.Request, levels []Level) *levelsForm {
 // answer can be bookmarked and needs no token.
 func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 	if err := query(r.URL.RawQuery).checkLists(formLists, formParams...); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	s.predictForm(w, r, r.URL.Query(), "") // bounded by checkRequestLine
@@ -188,7 +187,7 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		pay := s.payer(r)
 		if len(f.Errors) == 0 {
 			if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
-				s.writeError(w, err)
+				s.writeError(w, r, err)
 				return
 			}
 		}
@@ -227,7 +226,7 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 	if start {
 		p.Title = "Predict a job's start"
 	}
-	s.renderPage(w, status, "predict", p)
+	s.renderPage(w, r, status, "predict", p)
 }
 
 // maxEcho bounds what the form shows again of a value typed (a field, a
@@ -286,16 +285,17 @@ func locationName(l string) bool {
 func (f *predictForm) validate(locs []string) *PredictRequest {
 	req := &PredictRequest{}
 	var err error
-	if req.Cores, err = strconv.ParseInt(strings.TrimSpace(f.Cores), 10, 64); err != nil || req.Cores < 1 || req.Cores > maxSpan {
+	var ok bool
+	if req.Cores, ok = number(strings.TrimSpace(f.Cores)); !ok || req.Cores < 1 || req.Cores > maxSpan {
 		f.fail("cores", fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores)))
 	}
 	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 || req.WallTime > maxSpan {
 		f.fail("wallTime", fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second, at most %d hours (2^40 s)", clip(f.WallTime), int64(maxSpan)/3600))
 	}
-	if req.Quantile, err = strconv.Atoi(strings.TrimSpace(f.Quantile)); err != nil || req.Quantile < 1 || req.Quantile > 99 {
+	if req.Quantile, ok = smallNumber(strings.TrimSpace(f.Quantile)); !ok || req.Quantile < 1 || req.Quantile > 99 {
 		f.fail("quantile", fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile)))
 	}
-	if req.Confidence, err = strconv.Atoi(strings.TrimSpace(f.Confidence)); err != nil || req.Confidence < 10 || req.Confidence > 95 {
+	if req.Confidence, ok = smallNumber(strings.TrimSpace(f.Confidence)); !ok || req.Confidence < 10 || req.Confidence > 95 {
 		f.fail("confidence", fmt.Sprintf("%q: want a whole percent from 10 to 95", clip(f.Confidence)))
 	}
 	if f.Errors["quantile"] == "" && f.Errors["confidence"] == "" && !slices.Contains(f.Levels, Level{req.Quantile, req.Confidence}) {
@@ -636,7 +636,7 @@ func (s *Service) formOverlong(w http.ResponseWriter, r *http.Request, why error
 	// queues showed the form with cores back at 1).
 	read := raw[:min(cut, maxQuery)]
 	if err := query(read).checkLists(formLists, formParams...); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	v, _ := url.ParseQuery(read) // no pair of the form's is left out: checked

@@ -70,10 +70,10 @@ func (s *Service) represent(w http.ResponseWriter, r *http.Request, ext, page st
 	}
 	switch ext {
 	case "xml":
-		s.writeXML(w, page, out.json)
+		s.writeXML(w, r, page, out.json)
 	case "html":
 		s.writeHTML(w, r, page, out)
 	default:
-		s.write(w, ext, out)
+		s.write(w, r, ext, out)
 	}
 }

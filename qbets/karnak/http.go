@@ -59,9 +59,19 @@ import (
 // events; 415 unless the body is application/json in UTF-8; 408 for a
 // body not received within the server's read timeout, 400 for one whose
 // connection ended first or whose chunked encoding is malformed (every
-// POST's body alike). Every
+// POST's body alike). An answer sent before a request's body is read
+// (a 401, a 415, any route that reads none) does not wait for it: a body
+// of at most 64 KiB that has arrived is dropped and the connection kept,
+// else the answer closes it (releaseBody). Every
 // request may get 429 (Config.Rate, with Retry-After) and, until Load is
-// done, 503 with Retry-After. Every error answer is the text of an Error. The handler
+// done, 503 with Retry-After. Every error answer is an Error, in the
+// representation the request asked for (errorFormat: the extension, a
+// prediction POST's ?format=, else on a GET the Accept header), with the
+// same status in each: {"error": message, "status": code} as JSON,
+// <error><error>message</error><status>code</status></error> as XML, a
+// page whose paragraph id="error" holds the message, or the message as
+// text; the event batches and the repairs, which choose no
+// representation, answer text. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
 // WriteTimeout, IdleTimeout), as examples/qserve does.
 //
@@ -157,11 +167,18 @@ func (s *Service) Handler() http.Handler {
 	m.HandleFunc("POST /karnak/admin/system/{sys}/{op}", s.admin)
 	m.HandleFunc("GET /karnak/{file}", s.handle("stats", s.stats))
 	s.handleHTML(m)
+	m.HandleFunc("/", s.unrouted(m))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Every answer, not only the pages and http.Error's: a text or
 		// JSON answer may quote a client's markup (a location asked
 		// for), which a browser that guesses types could render.
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		// A shallow copy: releaseBody and readBody take r.Body from the
+		// handlers' request, and net/http's own must keep it (it closes a
+		// connection whose body was left unread gently, waiting for the
+		// client to stop sending, only when it sees that body: without,
+		// a client still sending a 7 MiB body to its 413 got a reset).
+		r = r.WithContext(r.Context())
 		if !s.charge(w, r) {
 			return
 		}
@@ -171,24 +188,53 @@ func (s *Service) Handler() http.Handler {
 				s.formOverlong(w, r, err) // the form's own error, not a bare 414
 				return
 			}
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		if !s.ready.Load() {
 			w.Header().Set("Retry-After", "5")
-			s.writeError(w, errNotReady)
+			s.writeError(w, r, errNotReady)
 			return
+		}
+		if !readsBody(r) {
+			releaseBody(w, r) // (the others' refusals before the body do: writeError)
 		}
 		if r.URL.Path == "/karnak/events" && r.Method != http.MethodPost {
 			// The mux's own 405, as on the other routes: GET and HEAD
 			// matched the stats route (GET /karnak/{file}, a 404), and
 			// its Allow added GET and HEAD to another method's.
 			w.Header().Set("Allow", http.MethodPost)
-			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			s.writeError(w, r, &Error{Code: http.StatusMethodNotAllowed, Message: "method: " + clip(r.Method) + " is not allowed here, want POST"})
 			return
 		}
 		m.ServeHTTP(w, r)
 	})
+}
+
+// unrouted answers a request the mux matches no route for (its pattern
+// "/", which every path matches and any route's is more specific than):
+// the mux's own 404, or its 405 with Allow for a path a route of another
+// method matches, in the representation asked for, as every other error
+// is (the mux wrote text). The mux still redirects to a clean path
+// before. A route of its own rather than m.Handler before m.ServeHTTP:
+// that matched every request twice, 3 allocations more on a routed GET.
+func (s *Service) unrouted(m *http.ServeMux) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var allow []string
+		for _, method := range []string{http.MethodGet, http.MethodHead, http.MethodPost} { // (the routes' methods)
+			probe := r.WithContext(r.Context())
+			probe.Method = method
+			if _, pattern := m.Handler(probe); pattern != "" && pattern != "/" {
+				allow = append(allow, method)
+			}
+		}
+		if len(allow) == 0 {
+			s.writeError(w, r, notFound("path: %q is not a resource of the service", clip(r.URL.Path)))
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.writeError(w, r, &Error{Code: http.StatusMethodNotAllowed, Message: "method: " + clip(r.Method) + " is not allowed here, want " + strings.Join(allow, ", ")})
+	}
 }
 
 // checkRequestLine refuses (414) a path longer than maxPath, or a query
@@ -222,7 +268,7 @@ func (s *Service) charge(w http.ResponseWriter, r *http.Request) bool {
 	c := s.clientOf(r)
 	if ok, wait := s.limiter.allowN(c.id, 1); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-		http.Error(w, "rate limit: too many requests from "+c.id, http.StatusTooManyRequests)
+		s.writeError(w, r, &Error{Code: http.StatusTooManyRequests, Message: "rate limit: too many requests from " + c.id})
 		return false
 	}
 	return true
@@ -371,12 +417,10 @@ func parseCursor(s string) (cursor, error) {
 		return cursor{}, badRequest("after: %d bytes, want at most %d: <submit time>.<job id>, as the Link header's next page gives it", len(s), maxCursor)
 	}
 	sub, id, _ := strings.Cut(s, ".")
-	if digits(sub) && digits(id) { // ("" is not digits)
-		var c cursor
-		var err1, err2 error
-		c.submit, err1 = strconv.ParseInt(sub, 10, 64)
-		c.id, err2 = strconv.ParseInt(id, 10, 64)
-		if err1 == nil && err2 == nil {
+	var c cursor
+	var ok1, ok2 bool
+	if c.submit, ok1 = number(sub); ok1 {
+		if c.id, ok2 = number(id); ok2 {
 			return c, nil
 		}
 	}
@@ -398,8 +442,9 @@ func listParams(r *http.Request) (q listQuery, err error) {
 		return listQuery{}, err
 	}
 	q.limit = maxListRows
+	var ok bool
 	if s := v.Get("offset"); s != "" {
-		if q.offset, err = strconv.Atoi(s); err != nil || q.offset < 0 {
+		if q.offset, ok = smallNumber(s); !ok {
 			return listQuery{}, badRequest("offset: %q, want an integer ≥ 0", clip(s))
 		}
 	}
@@ -414,7 +459,7 @@ func listParams(r *http.Request) (q listQuery, err error) {
 		q.after = &c
 	}
 	if s := v.Get("limit"); s != "" {
-		if q.limit, err = strconv.Atoi(s); err != nil || q.limit < 0 || q.limit > maxListRows {
+		if q.limit, ok = smallNumber(s); !ok || q.limit > maxListRows {
 			return listQuery{}, badRequest("limit: %q, want an integer in [0, %d]", clip(s), maxListRows)
 		}
 	}
@@ -474,24 +519,24 @@ func (s *Service) handle(want string, f func(r *http.Request) (render, error)) h
 	return func(w http.ResponseWriter, r *http.Request) {
 		ext, err := format(r, r.PathValue("file"), want)
 		if err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		out, err := f(r)
 		if err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		s.represent(w, r, ext, pageOf(r, want), out)
 	}
 }
 
-func (s *Service) write(w http.ResponseWriter, ext string, out render) {
+func (s *Service) write(w http.ResponseWriter, r *http.Request, ext string, out render) {
 	if ext == "json" {
 		w.Header().Set("Content-Type", "application/json")
 		b, err := marshalJSON(out.json)
 		if err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		w.Write(append(b, '\n')) //nolint:errcheck // the client went away
@@ -499,18 +544,6 @@ func (s *Service) write(w http.ResponseWriter, ext string, out render) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	out.text(w)
-}
-
-// writeError answers with the error's status (4xx for bad requests) and
-// its message, which names the offending field. An error that is not the
-// service's own (*Error: a template's, an encoder's, an embedded file's)
-// is a 500 numbered as the store's errors are (internal): its text, Go's
-// words about the service's types and files, was the body.
-func (s *Service) writeError(w http.ResponseWriter, err error) {
-	err = s.internal(err)
-	code := statusOf(err)
-	retryAfter(w, err)
-	http.Error(w, err.Error(), code)
 }
 
 // retryAfter sets Retry-After for an error that says when to retry: a
@@ -554,7 +587,11 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		}
 		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", clip(ct), why, strings.Join(types, " or "))}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	// The body is taken: what is left unread of it (past the limit,
+	// after an error) is net/http's to settle (releaseBody).
+	b := r.Body
+	r.Body = http.NoBody
+	body, err := io.ReadAll(http.MaxBytesReader(w, b, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -683,7 +720,8 @@ func systemsParams(r *http.Request) (after, before string, limit int, err error)
 		return "", "", 0, badRequest("offset: the list of systems pages by name: ?after= or ?before=, as the Link header's pages give them")
 	}
 	if s := v.Get("limit"); s != "" {
-		if limit, err = strconv.Atoi(s); err != nil || limit < 0 || limit > maxListRows {
+		var ok bool
+		if limit, ok = smallNumber(s); !ok || limit > maxListRows {
 			return "", "", 0, badRequest("limit: %q, want an integer in [0, %d]", clip(s), maxListRows)
 		}
 	}
@@ -908,13 +946,14 @@ func queryParams(r *http.Request) (q, c int, within int64, err error) {
 			return 0, 0, 0, badRequest("%s: %d bytes, at most %d", k, n, maxEcho)
 		}
 	}
+	var ok bool
 	if s := v.Get("quantile"); s != "" {
-		if q, err = strconv.Atoi(s); err != nil {
+		if q, ok = smallNumber(s); !ok {
 			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", clip(s))
 		}
 	}
 	if s := v.Get("confidence"); s != "" {
-		if c, err = strconv.Atoi(s); err != nil {
+		if c, ok = smallNumber(s); !ok {
 			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", clip(s))
 		}
 	}
@@ -933,28 +972,28 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	what, _, _ := strings.Cut(file, ".")
 	if what != "waittime" && what != "starttime" {
-		s.writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
+		s.writeError(w, r, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
 		return
 	}
 	ext, err := format(r, file, what)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
-	// Digits only: ParseInt takes a sign, and "+1200" was job 1200.
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 0 || !digits(r.PathValue("id")) {
-		s.writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
+	// Digits only (number): "+1200" was job 1200.
+	id, ok := number(r.PathValue("id"))
+	if !ok {
+		s.writeError(w, r, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
 	q, c, within, err := queryParams(r)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	p, err := s.PredictJob(r.PathValue("sys"), id, q, c, within)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	s.represent(w, r, ext, "prediction", render{json: p, text: func(w io.Writer) { textPrediction(w, &p, what == "starttime") }})
@@ -963,14 +1002,14 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	what := r.PathValue("what")
 	if what != "waittime" && what != "starttime" {
-		s.writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
+		s.writeError(w, r, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
 		return
 	}
 	// (A ?format= whose pair cannot be read is a 400, as the lists'
 	// parameters: skipped, the Accept header chose another format.)
 	v := query(r.URL.RawQuery)
 	if err := v.check("format"); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	ext := v.Get("format")
@@ -979,27 +1018,27 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		ext = negotiate(r.Header.Get("Accept"))
 	case "txt", "json", "xml", "html":
 	default:
-		s.writeError(w, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
+		s.writeError(w, r, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
 		return
 	}
 	body, mt, err := readBody(w, r, maxQuery, "application/json", "text/plain")
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	req, err := decodePredictRequest(mt, body)
 	if err != nil {
-		s.writeError(w, badRequest("%v", err))
+		s.writeError(w, r, badRequest("%v", err))
 		return
 	}
 	pay := s.payer(r)
 	if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	ps, err := s.predictHypothetical(req, pay)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	s.represent(w, r, ext, "predictions", render{json: ps, text: func(w io.Writer) {
@@ -1014,22 +1053,22 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// unauthenticated batch of megabytes costs a header lookup.
 	tk, err := s.authenticate(r, false)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	body, _, err := readBody(w, r, maxBody, "application/json")
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	batch, evs, err := decodeEvents(body)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	if k := r.Header.Get("Idempotency-Key"); k != "" {
 		if batch != "" && batch != k {
-			s.writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
+			s.writeError(w, r, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
 			return
 		}
 		batch = k
@@ -1039,7 +1078,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 		systems[i] = evs[i].System
 	}
 	if err := authorize(tk, systems); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	// A system fed by a trace replay takes no live events: they would
@@ -1047,16 +1086,16 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// first out-of-order batch, would stop the service.
 	for i := range evs {
 		if s.replaying(evs[i].System) {
-			s.writeError(w, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
+			s.writeError(w, r, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
 			return
 		}
 	}
 	ack, err := s.IngestBatch(batch, evs)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
-	s.write(w, "json", render{json: ack})
+	s.write(w, r, "json", render{json: ack})
 }
 
 // decodeEvents reads one event object, an array of them, or a batch
@@ -1109,7 +1148,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	sys, op := r.PathValue("sys"), r.PathValue("op")
 	if _, err := s.authenticate(r, true); err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	var err error
@@ -1121,13 +1160,13 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		// lists' are: URL.Query skipped it, and the 400 said time: "".
 		q := query(r.URL.RawQuery)
 		if err := q.check("time"); err != nil {
-			s.writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		v := q.Get("time")
-		t, perr := strconv.ParseInt(v, 10, 64)
-		if perr != nil {
-			s.writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))
+		t, ok := number(v)
+		if !ok {
+			s.writeError(w, r, badRequest("time: %q, want Unix seconds", clip(v)))
 			return
 		}
 		err = s.Rewind(sys, t)
@@ -1135,11 +1174,11 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		err = notFound("%q is not a repair, want drop or rewind", clip(op))
 	}
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	last, _ := s.Last(sys)
-	s.write(w, "json", render{json: struct {
+	s.write(w, r, "json", render{json: struct {
 		System string  `json:"system" xml:"system"`
 		Op     string  `json:"op" xml:"op"`
 		Last   *Record `json:"last,omitempty" xml:"last,omitempty"`

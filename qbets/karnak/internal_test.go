@@ -3,6 +3,7 @@ package karnak
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -137,9 +138,9 @@ func TestForeignErrorNotLeaked(t *testing.T) {
 		{"a missing embedded file", func(w *httptest.ResponseRecorder) {
 			s.serveFile("missing.css", "text/css")(w, httptest.NewRequest("GET", "/karnak/missing.css", nil))
 		}, "templates/missing.css"},
-		{"JSON of a channel", func(w *httptest.ResponseRecorder) { s.write(w, "json", render{json: make(chan int)}) }, "chan int"},
-		{"XML of a channel", func(w *httptest.ResponseRecorder) { s.writeXML(w, "stats", make(chan int)) }, "chan int"},
-		{"a template that fails", func(w *httptest.ResponseRecorder) { s.renderPage(w, 200, "no-such-page", &page{}) }, "no-such-page"},
+		{"JSON of a channel", func(w *httptest.ResponseRecorder) { s.write(w, txtReq(), "json", render{json: make(chan int)}) }, "chan int"},
+		{"XML of a channel", func(w *httptest.ResponseRecorder) { s.writeXML(w, txtReq(), "stats", make(chan int)) }, "chan int"},
+		{"a template that fails", func(w *httptest.ResponseRecorder) { s.renderPage(w, txtReq(), 200, "no-such-page", &page{}) }, "no-such-page"},
 	} {
 		w := httptest.NewRecorder()
 		c.serve(w)
@@ -203,3 +204,6 @@ func TestPruneErrorLogBounded(t *testing.T) {
 		}
 	}
 }
+
+// txtReq is a request for a text representation: its errors are text.
+func txtReq() *http.Request { return httptest.NewRequest("GET", "/karnak/stats.txt", nil) }

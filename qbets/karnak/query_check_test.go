@@ -39,7 +39,7 @@ func TestQuerySkippedRefused(t *testing.T) {
 		"/karnak/system/s1/job/1001/prediction/waittime.txt?within=%zz":      "within",
 		"/karnak/system/s1/job/1001/prediction/starttime.json?confidence=9%": "confidence",
 	} {
-		if code, body := get(path); code != 400 || !strings.HasPrefix(body, field+": ") || !strings.Contains(body, "cannot be read") {
+		if code, body := get(path); code != 400 || !strings.HasPrefix(message(body), field+": ") || !strings.Contains(body, "cannot be read") {
 			t.Errorf("%s: %d %q, want a 400 naming %s", path, code, body, field)
 		}
 	}
@@ -75,7 +75,7 @@ func TestFormatSkippedRefused(t *testing.T) {
 		return w.Code, w.Header().Get("Content-Type"), w.Body.String()
 	}
 	for _, q := range []string{"?format=txt;x", "?format=%zz", "?format=t%xt", "?x=1&format;=txt"} {
-		if code, _, body := post(q); code != 400 || !strings.HasPrefix(body, "format: ") || !strings.Contains(body, "cannot be read") {
+		if code, _, body := post(q); code != 400 || !strings.HasPrefix(message(body), "format: ") || !strings.Contains(body, "cannot be read") {
 			t.Errorf("%s: %d %q, want a 400 naming format", q, code, body)
 		}
 	}
@@ -121,7 +121,7 @@ func TestFormQuerySkippedRefused(t *testing.T) {
 	} {
 		for _, page := range []string{"waittime", "starttime"} {
 			path := "/karnak/" + page + "/predict.html?" + q
-			if code, body := get(path); code != 400 || !strings.HasPrefix(body, field+": ") || !strings.Contains(body, "cannot be read") {
+			if code, body := get(path); code != 400 || !strings.HasPrefix(message(body), field+": ") || !strings.Contains(body, "cannot be read") {
 				t.Errorf("%s: %d %q, want a 400 naming %s", path, code, body, field)
 			}
 		}
@@ -168,7 +168,7 @@ func TestRewindTimeQuoted(t *testing.T) {
 		"":                   `time: "", want Unix seconds`,
 	} {
 		code, body := rewind(q)
-		if code != 400 || !strings.HasPrefix(body, want) || len(body) > 300 || strings.Contains(body, `time: ""`) != (q == "") {
+		if code != 400 || !strings.HasPrefix(message(body), want) || len(body) > 300 || strings.Contains(body, `time: ""`) != (q == "") {
 			t.Errorf("?%.40s: %d %q, want a 400 beginning %q, clipped", q, code, body, want)
 		}
 	}
@@ -206,7 +206,7 @@ func TestFormOverlongQuerySkippedRefused(t *testing.T) {
 				}
 				continue
 			}
-			if code != 400 || !strings.HasPrefix(body, field+": ") || !strings.Contains(body, "cannot be read") {
+			if code != 400 || !strings.HasPrefix(message(body), field+": ") || !strings.Contains(body, "cannot be read") {
 				t.Errorf("%.80s…: %d %.200q, want a 400 naming %s", path, code, body, field)
 			}
 		}
@@ -260,7 +260,7 @@ func TestQueryRepeatedRefused(t *testing.T) {
 		{"GET", "/karnak/waittime/predict.html?show=queues&show=queues", "show"},
 		{"GET", "/karnak/waittime/predict.html?cores=4&cores=8" + many, "cores"},
 	} {
-		if code, body := do(c.method, c.path); code != 400 || !strings.HasPrefix(body, c.field+": ") || !strings.Contains(body, "given twice") {
+		if code, body := do(c.method, c.path); code != 400 || !strings.HasPrefix(message(body), c.field+": ") || !strings.Contains(body, "given twice") {
 			t.Errorf("%s %.80s: %d %.200q, want a 400 naming %s", c.method, c.path, code, body, c.field)
 		}
 	}

@@ -175,17 +175,18 @@ func decodeText(body []byte, r *PredictRequest) error {
 			return fmt.Errorf("line %d: %s: want %d values, got %d", line, clip(key), want-1, len(f)-1)
 		}
 		var err error
+		ok := true
 		switch key {
 		case "processors":
-			r.Cores, err = strconv.ParseInt(f[1], 10, 64)
+			r.Cores, ok = number(f[1])
 		case "requestedWallTime":
 			r.WallTime, err = parseDuration(f[1])
 		case "within":
 			r.Within, err = parseDuration(f[1])
 		case "confidence":
-			r.Confidence, err = strconv.Atoi(f[1])
+			r.Confidence, ok = smallNumber(f[1])
 		case "quantile":
-			r.Quantile, err = strconv.Atoi(f[1])
+			r.Quantile, ok = smallNumber(f[1])
 		case "location":
 			r.Locations = append(r.Locations, Location{System: f[1], Queue: f[2]})
 		case "user":
@@ -195,11 +196,10 @@ func decodeText(body []byte, r *PredictRequest) error {
 		default:
 			return fmt.Errorf("line %d: %q is not a field (processors, requestedWallTime, confidence, quantile, within, location, user, account)", line, clip(key))
 		}
+		if !ok {
+			err = fmt.Errorf("%q, want an integer ≥ 0 in decimal digits", clip(f[1]))
+		}
 		if err != nil {
-			var ne *strconv.NumError
-			if errors.As(err, &ne) { // (it quotes the value whole)
-				err = fmt.Errorf("%q: %v", clip(ne.Num), ne.Err)
-			}
 			return fmt.Errorf("line %d: %s: %v", line, key, err)
 		}
 	}
@@ -275,10 +275,10 @@ func parseDuration(s string) (int64, error) {
 	var total int64
 	for i, rest := 0, s; ; i++ {
 		p, more, _ := strings.Cut(rest, ":")
-		n, err := strconv.ParseInt(p, 10, 64)
-		// Digits only: ParseInt takes a sign, and "-00:30:00" was read
-		// as +30 minutes (the sign of "-00" is lost).
-		if err != nil || !digits(p) || (i > 0 && n > 59) || n > 1e9 {
+		// Digits only (number): "-00:30:00" was read as +30 minutes
+		// (the sign of "-00" is lost).
+		n, ok := number(p)
+		if !ok || (i > 0 && n > 59) || n > 1e9 {
 			return 0, fmt.Errorf("%q, want hh:mm:ss", clip(s))
 		}
 		total = total*60 + n
@@ -287,6 +287,29 @@ func parseDuration(s string) (int64, error) {
 		}
 		rest = more
 	}
+}
+
+// number reads a number a request gives (a query's, a form's, a text
+// body's, a path's): decimal digits only, at most 2^63−1. strconv's
+// parsers take a sign, and "+1200" was 1200 where "-1" and "0x10" were
+// refused; every number the service reads from a request is ≥ 0, so none
+// needs one (TestNumbersNoSign). Leading zeros are kept, as before.
+func number(s string) (int64, bool) {
+	if !digits(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// smallNumber is number for a value kept in an int (a percent, a count
+// of rows): one that does not fit is not read.
+func smallNumber(s string) (int, bool) {
+	n, ok := number(s)
+	if !ok || int64(int(n)) != n {
+		return 0, false
+	}
+	return int(n), true
 }
 
 func digits(s string) bool {

@@ -42,7 +42,7 @@ func xmlRoot(page string) string {
 // writeXML writes v as an XML document whose root is page's; a slice
 // becomes a root holding one element per item. The document is built in
 // memory first, so an encoding error is a 500, not a truncated body.
-func (s *Service) writeXML(w http.ResponseWriter, page string, v any) {
+func (s *Service) writeXML(w http.ResponseWriter, r *http.Request, page string, v any) {
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
 	enc := xml.NewEncoder(&b)
@@ -66,7 +66,7 @@ func (s *Service) writeXML(w http.ResponseWriter, page string, v any) {
 		err = enc.Close()
 	}
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	b.WriteByte('\n')

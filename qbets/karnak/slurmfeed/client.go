@@ -90,6 +90,15 @@ func (c *Client) do(method, path string, body []byte, v any) error {
 		}
 		return nil
 	default:
-		return &karnak.Error{Code: s, Message: fmt.Sprintf("%s %s: %s: %s", method, path, resp.Status, text(strings.TrimSpace(string(b))))}
+		msg := strings.TrimSpace(string(b))
+		// A JSON resource's error is JSON (karnak's Handler): its
+		// message, as an event batch's text error gives it.
+		var je struct {
+			Error *string `json:"error"`
+		}
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && json.Unmarshal(b, &je) == nil && je.Error != nil {
+			msg = *je.Error
+		}
+		return &karnak.Error{Code: s, Message: fmt.Sprintf("%s %s: %s: %s", method, path, resp.Status, text(msg))}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/karnak"
@@ -51,5 +52,19 @@ func TestClient408Retried(t *testing.T) {
 	var ke *karnak.Error
 	if !errors.As(err, &ke) || ke.Code != http.StatusRequestTimeout || !ke.Temporary() || rejected(err) {
 		t.Fatalf("a 408: %v, want a karnak.Error 408 that is retried (not rejected)", err)
+	}
+}
+
+// A prediction's error is JSON (the service answers a .json resource's
+// errors as JSON): the Client's Error carries its message, not the JSON
+// around it.
+func TestClientJSONErrorMessage(t *testing.T) {
+	tp := newTap(t, func() int64 { return t0 + 100 })
+	srv := httptest.NewServer(tp.svc.Handler())
+	defer srv.Close()
+	_, err := (&Client{URL: srv.URL, HTTP: srv.Client()}).PredictJob("nosuch", 7, 50, 90, 0)
+	var ke *karnak.Error
+	if !errors.As(err, &ke) || ke.Code != http.StatusNotFound || strings.Contains(ke.Message, `{"error"`) || !strings.Contains(ke.Message, `404 Not Found: system: "nosuch"`) {
+		t.Fatalf("a prediction for an unknown system: %v, want a 404 whose message is the service's", err)
 	}
 }
