@@ -67,7 +67,9 @@ func benchService(b *testing.B, cfg Config) (*Service, []int64) {
 //	go test ./qbets/karnak -run '^$' -bench Handler -benchmem
 func BenchmarkHandler(b *testing.B) {
 	for _, cached := range []bool{true, false} {
-		s, waiting := benchService(b, Config{NoCache: !cached})
+		// No rate limit: b.N requests come from one client (the default,
+		// 100 a second, answered 429s once the burst was spent).
+		s, waiting := benchService(b, Config{NoCache: !cached, Rate: -1})
 		h := s.Handler()
 		walls := []int{600, 3600, 4 * 3600, 12 * 3600}
 		var posts [][]byte
