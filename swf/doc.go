@@ -27,7 +27,9 @@
 // (Stats.Warnings, rules on Header), never errors. Nothing is reordered:
 // out-of-order submit times are only counted (Stats.OutOfOrder: the jobs
 // submitted before the job logged before them), and unknown ones (-1)
-// apart from them (Stats.UnknownSubmit).
+// apart from them (Stats.UnknownSubmit). A time field written with a
+// fraction ("20.5", which the definition allows) is read rounded to the
+// nearest second, halves away from zero, and counted (Stats.Rounded).
 //
 // # Demand lines
 //

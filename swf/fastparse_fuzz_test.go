@@ -34,9 +34,13 @@ func FuzzParseFastMatchesScan(f *testing.F) {
 		"1\r", "\r", "\v1", "1\f", "\x00", "1\x00", "\xff", "\xc2\xa0", "١", "1\n",
 		// next to parseFast's "-1 " taken whole
 		"-10", "-11", "-1e3", "-1-", "-1\t", "-1\r", "-1\x00", "-1;", "-1.", "-1\n",
+		// a time field's fraction, rounded (parseTime)
+		"20.5", "100.6", "100.4", "0.5", "0.49999999999999999999", "-1.00", "-1.01", "+2.5", "1.5e3", "1.55e1",
+		"1099511627775.5", "1099511627776.5", "9223372036854775806.5", "9223372036854775807.4", "9223372036854775807.5",
+		"99999999999999999999.5", "5.000000000000000000000000001",
 	}
 	for _, tok := range tokens {
-		for _, field := range []int{0, 5, 9, 10, 17} {
+		for _, field := range []int{0, 1, 3, 5, 8, 9, 10, 17} {
 			fields := strings.Fields(real[1])
 			fields[field] = tok
 			f.Add([]byte(strings.Join(fields, " ")))
@@ -75,9 +79,12 @@ func FuzzParseFastMatchesScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var fast, scan Job
 		took := parseFast(line, &fast, stale())
-		serr := parseJobScan(line, &scan)
+		srounded, serr := parseJobScan(line, &scan)
 		got := poison()
-		gerr := parseJob(line, &got, stale())
+		grounded, gerr := parseJob(line, &got, stale())
+		if grounded != srounded || took && srounded != 0 || srounded > 5 || serr != nil && srounded != 0 {
+			t.Fatalf("%q: rounded %d fields, parseJobScan %d (parseFast took it: %v; error %v)", line, grounded, srounded, took, serr)
+		}
 		// The bytes after the line's '\n' in the scratch are another
 		// line's: what they hold changes nothing (parseLine reads the
 		// two after a '-' in one load, past the '\n' after a "-\n").

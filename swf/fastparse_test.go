@@ -38,8 +38,11 @@ func sameParse(t interface {
 	t.Helper()
 	var fast, scan, got Job
 	took := parseFast(line, &fast, stale())
-	serr := parseJobScan(line, &scan)
-	gerr := parseJob(line, &got, stale())
+	srounded, serr := parseJobScan(line, &scan)
+	grounded, gerr := parseJob(line, &got, stale())
+	if grounded != srounded || took && srounded != 0 {
+		t.Fatalf("%q: rounded %d fields, parseJobScan %d (parseFast took it: %v)", line, grounded, srounded, took)
+	}
 	if took && serr != nil {
 		t.Fatalf("%q: parseFast took a line parseJobScan refuses (%v): %+v", line, serr, fast)
 	}

@@ -3,8 +3,12 @@ package swf
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
 	"math/rand/v2"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -50,7 +54,11 @@ func TestParseJobMatchesParseFields(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	tokens := []string{"0", "-0", "-1", "-2", "+7", "1.", "-1.", ".5", "142.00", "-0.00", "35100.00", "1e3", "-",
 		"999999999999999999", "9999999999999999999", "123456789012345", "1234567890123456", "12345678901234.5",
-		"1234567890123.45", "1.2.3", "1a", "0x10", "--1", "-1.5"}
+		"1234567890123.45", "1.2.3", "1a", "0x10", "--1", "-1.5",
+		// a time field's fraction (parseTime)
+		"20.5", "100.6", "0.5", "-0.5", "-1.0", "-1.00", "-0.0", "5.", "-.5", "inf", "nan", "1.5e3", "1.55e1",
+		"1099511627776.5", "9223372036854775807.5", "9223372036854775806.5", "99999999999999999999.5",
+		"1." + strings.Repeat("0", 55) + "1", strings.Repeat("9", 60) + ".5", "2." + strings.Repeat("9", 60)} // (under 64 bytes, as an error quotes them whole)
 	for range 5000 {
 		digits := strconv.FormatInt(r.Int64N(1<<62)>>r.IntN(62), 10)
 		switch r.IntN(4) {
@@ -80,7 +88,7 @@ func TestParseJobMatchesParseFields(t *testing.T) {
 				line = append(line, f...)
 			}
 			var j Job
-			perr := parseJob(line, &j, stale())
+			_, perr := parseJob(line, &j, stale())
 			want, err := slowParse(fields)
 			switch {
 			case err != nil:
@@ -96,7 +104,8 @@ func TestParseJobMatchesParseFields(t *testing.T) {
 	}
 }
 
-// slowParse converts each field with parseInt or parseFloat.
+// slowParse converts each field with parseInt or parseFloat, or, for a
+// time field's plain decimal, with roundDecimal.
 func slowParse(fields []string) (Job, error) {
 	var ints [NumFields]int64
 	var floats [NumFields]float64
@@ -104,6 +113,8 @@ func slowParse(fields []string) (Job, error) {
 		var err error
 		if floatField[n] {
 			floats[n], err = parseFloat([]byte(tok))
+		} else if timeField[n] && plainDecimal.MatchString(tok) {
+			ints[n], err = roundDecimal(tok)
 		} else {
 			ints[n], err = parseInt([]byte(tok))
 		}
@@ -121,4 +132,32 @@ func slowParse(fields []string) (Job, error) {
 		Executable: ints[13], Queue: ints[14], Partition: ints[15], PrecedingJob: ints[16],
 		ThinkTime: ints[17],
 	}, nil
+}
+
+// plainDecimal is a decimal with a point and a digit at least, the form
+// parseTime rounds.
+var plainDecimal = regexp.MustCompile(`^[-+]?([0-9]+\.[0-9]*|\.[0-9]+)$`)
+
+// roundDecimal is parseTime's value of a plainDecimal, computed in big
+// integers: the nearest whole number, halves away from zero; -1 and 0
+// are the only negative values taken, and a value past int64 is ErrRange.
+func roundDecimal(tok string) (int64, error) {
+	neg := strings.HasPrefix(tok, "-")
+	whole, frac, _ := strings.Cut(strings.TrimLeft(tok, "+-"), ".")
+	num, _ := new(big.Int).SetString("0"+whole+frac, 10)
+	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(frac))), nil)
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	if m.Lsh(m, 1).Cmp(den) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	exact := new(big.Int).Mul(q, den).Cmp(num) == 0
+	switch {
+	case neg && (!exact || q.Cmp(big.NewInt(1)) > 0):
+		return 0, ErrRange
+	case q.Cmp(big.NewInt(math.MaxInt64)) > 0:
+		return 0, ErrRange
+	case neg:
+		return -q.Int64(), nil
+	}
+	return q.Int64(), nil
 }

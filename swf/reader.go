@@ -98,6 +98,16 @@ type Stats struct {
 	// distinct values, so that memory stays bounded on any input; jobs
 	// with further values are only in OtherStatus.
 	OtherStatusCounts map[Status]int
+	// Rounded counts the time fields of the jobs read (submit, wait, run
+	// time, requested time, think time: fields 2, 3, 4, 9 and 18) that
+	// were written with a fraction, such as "20.5", which the SWF
+	// definition allows, and were read rounded to the nearest second,
+	// halves away from zero ("20.5" is 21, as math.Round has it). A
+	// value whose fraction is zero ("100.0") is not counted: it is read
+	// unchanged. A negative value other than -1 is refused (ErrRange),
+	// as in whole seconds ("-0.5" is no "unknown" and no 0); a value
+	// in another notation ("1e3", "0x10", "inf") is still not a number.
+	Rounded int
 }
 
 // maxStatusValues bounds Stats.OtherStatusCounts (its doc says 64).
@@ -323,7 +333,8 @@ func (r *Reader) next(j *Job) error {
 		// A malformed job line takes its demand line with it.
 		d := r.dem
 		r.dem = nil
-		if perr := parseJob(line, j, &r.fast); perr != nil {
+		rounded, perr := parseJob(line, j, &r.fast)
+		if perr != nil {
 			if bytes.HasPrefix(line, []byte("\xff\xfe")) || bytes.HasPrefix(line, []byte("\xfe\xff")) {
 				// UTF-16's byte-order mark, at line 1 or where a second
 				// file begins (cat a.swf b.swf): every line of it fails
@@ -344,6 +355,9 @@ func (r *Reader) next(j *Job) error {
 		if j.Demand != d { // (nil into a fresh slice: no write, no barrier)
 			j.Demand = d
 		}
+		// Counted as read, as Skipped is: a job that Header reads
+		// ahead is counted before Read returns it.
+		r.stats.Rounded += rounded
 		return nil
 	}
 	return r.err
@@ -602,6 +616,12 @@ func digits(line []byte, i int, v uint64) (uint64, int) {
 	return v, i
 }
 
+// timeField marks the integer fields that hold a time in seconds (submit,
+// wait, run time, requested time, think time), which the SWF definition
+// lets a log write with a fraction: parseJobScan rounds them (parseTime).
+// Field 6, the average CPU time, is a float field and keeps its fraction.
+var timeField = [NumFields]bool{1: true, 2: true, 3: true, 8: true, 17: true}
+
 // floatField marks the fields that archive logs write with decimals.
 var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 
@@ -613,10 +633,12 @@ const statusField = 10
 // into j (left partly written on error), all but j.Demand. A line in the
 // archive's plain forms goes by parseFast, a byte at a time without bounds
 // checks (s its scratch); parseJobScan takes any other, and decides every
-// error.
-func parseJob(line []byte, j *Job, s *fastScratch) *ParseError {
+// error. It returns how many time fields it rounded (parseFast rounds
+// none: a '.' in an integer field sends the line to parseJobScan, so
+// that whole-second logs pay nothing for the rounding).
+func parseJob(line []byte, j *Job, s *fastScratch) (int, *ParseError) {
 	if parseFast(line, j, s) {
-		return nil
+		return 0, nil
 	}
 	return parseJobScan(line, j)
 }
@@ -625,18 +647,20 @@ func parseJob(line []byte, j *Job, s *fastScratch) *ParseError {
 // scanned: a plain integer ("-1", "35100", up to 18 digits), or in a float
 // field a plain decimal ("142.00", up to 15 digits), takes one pass over its
 // bytes; any other token is cut out and handed to parseInt or parseFloat,
-// which give the same values on the plain forms and decide the rest.
-func parseJobScan(line []byte, j *Job) *ParseError {
+// which give the same values on the plain forms and decide the rest; a
+// time field's fraction goes to parseTime. It returns how many time
+// fields it rounded.
+func parseJobScan(line []byte, j *Job) (int, *ParseError) {
 	var ints [NumFields]int64
 	var floats [NumFields]float64
-	n := 0
+	n, rounded := 0, 0
 	for i := 0; ; n++ {
 		i = blanks(line, i)
 		if uint(i) >= uint(len(line)) { // (i == len(line), or len(line)+1 after a last field; unsigned here and below: no bounds checks)
 			break
 		}
 		if uint(n) >= NumFields { // (== in effect; unsigned, so that ints[n] needs no bounds check)
-			return &ParseError{Err: fieldCountError(line)}
+			return 0, &ParseError{Err: fieldCountError(line)}
 		}
 		start := i
 		if line[i] == '-' {
@@ -654,7 +678,7 @@ func parseJobScan(line []byte, j *Job) *ParseError {
 					// for the status, where archive logs use other
 					// negative codes.
 					if x > 1 && n != statusField {
-						return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+						return 0, &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
 					}
 					x = -x
 				}
@@ -677,7 +701,7 @@ func parseJobScan(line []byte, j *Job) *ParseError {
 				}
 				if start != d {
 					if x = -x; x < -1 {
-						return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+						return 0, &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
 					}
 				}
 				floats[n] = x
@@ -691,6 +715,11 @@ func parseJobScan(line []byte, j *Job) *ParseError {
 		var err error
 		if floatField[n] {
 			floats[n], err = parseFloat(line[start:i])
+		} else if timeField[n] {
+			var r bool
+			if ints[n], r, err = parseTime(line[start:i]); r {
+				rounded++
+			}
 		} else {
 			ints[n], err = parseInt(line[start:i])
 		}
@@ -698,11 +727,11 @@ func parseJobScan(line []byte, j *Job) *ParseError {
 			err = ErrRange
 		}
 		if err != nil {
-			return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: err}
+			return 0, &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: err}
 		}
 	}
 	if n != NumFields {
-		return &ParseError{Err: fieldCountError(line)}
+		return 0, &ParseError{Err: fieldCountError(line)}
 	}
 	// The 18 fields one by one, Demand left to the caller: a Job literal
 	// writes Demand too, through a write barrier while a collection
@@ -712,7 +741,7 @@ func parseJobScan(line []byte, j *Job) *ParseError {
 	j.ReqMemory, j.Status, j.User, j.Group = floats[9], Status(ints[10]), ints[11], ints[12]
 	j.Executable, j.Queue, j.Partition, j.PrecedingJob = ints[13], ints[14], ints[15], ints[16]
 	j.ThinkTime = ints[17]
-	return nil
+	return rounded, nil
 }
 
 func fieldCountError(line []byte) error {

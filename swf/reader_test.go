@@ -26,7 +26,7 @@ func TestReaderMalformed(t *testing.T) {
 		{"negative float", "1 0 0 100 4 -2.5 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 6, ErrRange},
 		{"bad float", "1 0 0 100 4 1.2.3 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 6, ErrSyntax},
 		{"nan", "1 0 0 100 4 NaN -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 6, ErrRange},
-		{"fractional int", "1 0 0 100.5 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 4, ErrSyntax},
+		{"fractional processors", "1 0 0 100 4.5 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 5, ErrSyntax},
 		{"lone sign", "1 0 0 - 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 4, ErrSyntax},
 	}
 	for _, c := range cases {

@@ -218,6 +218,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("; Version: 2.2\n; MaxProcs: 12 (x)\n" + goodLine + "\n"))
 	f.Add([]byte(goodLine + "\r\n1 2\n"))
 	f.Add([]byte("1 0 0 1.5e3 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1"))
+	f.Add([]byte("1 20.5 0.4 100.6 4 12.5 -1 4 .5 -1 1 7 -1 -1 1 -1 -1 5.\n2 -0.5 -1.0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1"))
 	f.Add([]byte("; MaxRuntime: N/A\r; MaxProcs: 4\r; MaxProcs: 8\r" + goodLine + "\r; MaxNodes: 2\r"))
 	f.Add([]byte("1 -1 0 1 1 -1 -1 1 1 -1 -2 1 1 1 1 1 1 1\n2 5 0 1 1 -1 -1 1 1 -1 -4 1 1 1 1 1 1 1\n3 1 0 1 1 -1 -1 1 1 -1 6.0 1 1 1 1 1 1 1\n"))
 	f.Add([]byte("; Note: a\n;    Key: b\n; Conversion: x\n; Conversion: y\n;    z: w\n"))

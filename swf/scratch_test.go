@@ -103,7 +103,7 @@ func TestReaderScratchPerLine(t *testing.T) {
 			} else if plain[i] {
 				t.Fatalf("line %d %q: parseFast refused a line in its own forms", i+1, l)
 			}
-			if perr := parseJobScan([]byte(l), &j); perr != nil {
+			if _, perr := parseJobScan([]byte(l), &j); perr != nil {
 				perr.Line = i + 1
 				errs = append(errs, perr)
 				continue

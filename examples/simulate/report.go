@@ -66,6 +66,10 @@ func warnings(info *runInfo) []warning {
 			add("header", map[string][]string{"messages": msgs}, "header: %s", m)
 		}
 	}
+	if st.Rounded > 0 {
+		add("rounded", map[string]int{"fields": st.Rounded},
+			"%d time fields written with a fraction read rounded to the nearest second, halves away from zero (swf.Stats.Rounded)", st.Rounded)
+	}
 	if st.UnknownSubmit > 0 {
 		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)
 	}
@@ -392,7 +396,7 @@ type report struct {
 	Reader        jsonReader     `json:"reader"`
 	Warnings      []string       `json:"warnings"`
 	// WarningData holds each warning's figures under its kind (skipped,
-	// out_of_order, late_comments, header, unknown_submit, other_status,
+	// out_of_order, late_comments, header, rounded, unknown_submit, other_status,
 	// nothing_simulated, nothing_averaged, overran, kill_no_estimate,
 	// degenerate).
 	WarningData map[string]any `json:"warning_data"`
