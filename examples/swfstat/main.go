@@ -258,6 +258,9 @@ func (s *summary) print(out io.Writer, name string) {
 	if s.stats.UnknownSubmit > 0 {
 		fmt.Fprintf(w, "unknown submit times\t%d (not counted as out of order)\n", s.stats.UnknownSubmit)
 	}
+	if s.stats.Rounded > 0 {
+		fmt.Fprintf(w, "time fields rounded\t%d (written with a fraction, read to the nearest second, halves away from zero)\n", s.stats.Rounded)
+	}
 	if s.dupIDs > 0 {
 		fmt.Fprintf(w, "duplicate job numbers\t%d (lines whose number an earlier line has)\n", s.dupIDs)
 	}
@@ -354,6 +357,7 @@ type summaryJSON struct {
 	OverEstimate  int      `json:"run_time_over_estimate"`
 	OutOfOrder    int      `json:"out_of_order"` // swf.Stats.OutOfOrder: simulate's reader.out_of_order, replay's out_of_order (it was out_of_order_submits)
 	UnknownSubmit int      `json:"unknown_submit_times"`
+	Rounded       int      `json:"time_fields_rounded"` // swf.Stats.Rounded: simulate's warning_data.rounded.fields
 	OtherStatus   int      `json:"status_outside_standard"`
 	// OtherStatusBy splits OtherStatus by value (swf.Stats.OtherStatusCounts,
 	// its first 64 values), as the text report does ("-5: 1, 7: 1");
@@ -382,7 +386,7 @@ type queueJSON struct {
 func (s *summary) json(name string) summaryJSON {
 	o := summaryJSON{Trace: name, Computer: s.header.Computer, Installation: s.header.Installation, Jobs: s.jobs,
 		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
-		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, OtherStatus: s.stats.OtherStatus,
+		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, Rounded: s.stats.Rounded, OtherStatus: s.stats.OtherStatus,
 		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork, PartialExecs: s.partial,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	for v, n := range s.stats.OtherStatusCounts {
