@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -98,6 +100,60 @@ func TestFarSubmitLeftOutButterfly(t *testing.T) {
 	notes.write(&b)
 	if want := "jobs left out: 1 time out of range"; !strings.Contains(b.String(), want) {
 		t.Errorf("notes %q, want %q", b.String(), want)
+	}
+}
+
+// tinyLogs writes the four cleaned logs' names in a directory, each of
+// three sane jobs an hour apart (with MaxProcs 64), with extra's lines
+// added to the logs it names; it returns the directory.
+func tinyLogs(t *testing.T, extra map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	for _, name := range cleaned {
+		body := "; MaxProcs: 64\n" + fmt.Sprintf(line, 1, 0) + fmt.Sprintf(line, 2, 3600) + fmt.Sprintf(line, 3, 7200) + extra[name]
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// flurriesJSON runs flurries -json with args on dir and returns its
+// logs' notes (nil: the key is absent) and standard error.
+func flurriesJSON(t *testing.T, dir string, args ...string) (map[string]map[string]any, string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), append(args, "-json", "-traces", dir), nil, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var got struct {
+		Sections []any                     `json:"sections"`
+		Logs     map[string]map[string]any `json:"logs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Sections) == 0 {
+		t.Fatalf("%v, %d sections: %s", err, len(got.Sections), out.String())
+	}
+	return got.Logs, errs.String()
+}
+
+// -json says the jobs left out for a submit time past 2^40 s beside the
+// tables, under logs.NAME.rejected, in the reason's key: they were said on
+// standard error only, and a script reading the tables could not tell.
+// Without a note the key is absent, so that -json on a clean log is as it
+// was.
+func TestFarSubmitInJSON(t *testing.T) {
+	far := fmt.Sprintf("4 %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", int64(1<<63-1000))
+	logs, errs := flurriesJSON(t, tinyLogs(t, map[string]string{tracetest.KTH: far}), "-exp", "native")
+	want := map[string]map[string]any{tracetest.KTH: {"rejected": map[string]any{"time_out_of_range": 1.0}}}
+	if !reflect.DeepEqual(logs, want) {
+		t.Errorf("logs %v, want %v", logs, want)
+	}
+	if !strings.Contains(errs, tracetest.KTH+": jobs left out: 1 time out of range") {
+		t.Errorf("standard error %q lacks the note", errs)
+	}
+	if logs, _ := flurriesJSON(t, tinyLogs(t, nil), "-exp", "native"); logs != nil {
+		t.Errorf("clean logs: logs %v, want the key absent", logs)
 	}
 }
 

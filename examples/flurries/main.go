@@ -12,7 +12,8 @@
 //
 // Zero padding after a gzip log's last member is ignored and said once
 // per log on standard error, after the output (cli.PaddingNote's words),
-// as are the jobs left out for a submit time past 2^40 s.
+// as are the jobs left out for a submit time past 2^40 s; -json writes
+// them too, beside the tables, under "logs" (by file name: notes.go).
 //
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
 // usage error.
@@ -119,7 +120,7 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bar.Done() // (before the notes, so that they are not written over the bar)
 		st.notes.write(stderr)
 	}()
-	w, flush := cli.Output(stdout, *asJSON)
+	w, flush := output(stdout, *asJSON, st.notes)
 	if plot.dir != "" {
 		bar.Stage("figures", 1)
 		if err := plotActivity(w, *dir, plot.dir, plot.logs, st); err != nil {
@@ -195,100 +196,6 @@ func submitsInRange(jobs []swf.Job) ([]swf.Job, int) {
 		}
 	}
 	return kept, len(jobs) - len(kept)
-}
-
-// logNotes is what reading the logs ignored or changed: zero padding
-// after a gzip log's last member (a tape's, dd's), in cli.PaddingNote's
-// words, as simulate, swfstat, varq and the other commands say it, and the
-// jobs without a number numbered by their line (id_made_up, in forecast's
-// words). The experiments read a log several times; its notes are said
-// once, after the output, on standard error (flurries has no report of
-// its logs, and its output is README.md's tables).
-type logNotes struct {
-	names  []string
-	zeros  map[string]int64
-	madeUp map[string]int
-	far    map[string]int // jobs left out by load: a submit time past 2^40 s (submitsInRange)
-	// lefts counts the jobs of a log left out, by reason (the butterfly's
-	// duplicate numbers and the simulator's rejections).
-	lefts map[string]map[string]int
-}
-
-// left keeps the note of k jobs of log name left out for why.
-func (n *logNotes) left(name, why string, k int) {
-	if n == nil || k == 0 {
-		return
-	}
-	n.note(name)
-	if n.lefts == nil {
-		n.lefts = map[string]map[string]int{}
-	}
-	if n.lefts[name] == nil {
-		n.lefts[name] = map[string]int{}
-	}
-	n.lefts[name][why] = k
-}
-
-// note records log name, in the order first read.
-func (n *logNotes) note(name string) {
-	if !slices.Contains(n.names, name) {
-		n.names = append(n.names, name)
-	}
-}
-
-// padding keeps the note of z zero bytes after log name's last gzip member.
-func (n *logNotes) padding(name string, z int64) {
-	if n == nil || z == 0 {
-		return
-	}
-	n.note(name)
-	if n.zeros == nil {
-		n.zeros = map[string]int64{}
-	}
-	n.zeros[name] = z
-}
-
-// numbered keeps the note of k jobs of log name numbered by their line.
-func (n *logNotes) numbered(name string, k int) {
-	if n == nil || k == 0 {
-		return
-	}
-	n.note(name)
-	if n.madeUp == nil {
-		n.madeUp = map[string]int{}
-	}
-	n.madeUp[name] = k
-}
-
-// farSubmits keeps the note of k jobs of log name left out for a submit
-// time past 2^40 s.
-func (n *logNotes) farSubmits(name string, k int) {
-	if n == nil || k == 0 {
-		return
-	}
-	n.note(name)
-	if n.far == nil {
-		n.far = map[string]int{}
-	}
-	n.far[name] = k
-}
-
-// write says the notes on w, one line each, logs in the order first read.
-func (n *logNotes) write(w io.Writer) {
-	for _, name := range n.names {
-		if z := n.zeros[name]; z > 0 {
-			fmt.Fprintf(w, "flurries: %s: %s\n", name, cli.PaddingNote(z))
-		}
-		if k := n.madeUp[name]; k > 0 {
-			fmt.Fprintf(w, "flurries: %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", name, k, cli.MadeUpID)
-		}
-		if k := n.far[name]; k > 0 {
-			fmt.Fprintf(w, "flurries: %s: jobs left out: %d %s (a submit time past 2^40 s, which the simulators reject too)\n", name, k, sanitize.TimeOutOfRange)
-		}
-		if l := n.lefts[name]; len(l) > 0 {
-			fmt.Fprintf(w, "flurries: %s: butterfly: jobs left out: %s\n", name, cli.Reasons(l))
-		}
-	}
 }
 
 // checkSpan refuses a log the detector cannot bin: no job with a known
