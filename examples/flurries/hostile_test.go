@@ -157,6 +157,27 @@ func TestFarSubmitInJSON(t *testing.T) {
 	}
 }
 
+// -sane counts the jobs sanitize.Sane leaves out, by reason, on standard
+// error and under logs.NAME.not_sane_by_reason in -json: it dropped
+// Sane's report, and the tables' job counts were smaller without a word.
+// Without -sane the same log has no note.
+func TestSaneLeftOutCounted(t *testing.T) {
+	bad := "4 10800 0 -1 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n" + // no run time
+		"5 14400 0 100 128 -1 -1 128 200 -1 1 1 1 1 1 1 -1 -1\n" // larger than the 64 processors
+	dir := tinyLogs(t, map[string]string{tracetest.KTH: bad})
+	logs, errs := flurriesJSON(t, dir, "-exp", "native", "-sane")
+	want := map[string]map[string]any{tracetest.KTH: {"not_sane_by_reason": map[string]any{"no_run_time": 1.0, "larger_than_machine": 1.0}}}
+	if !reflect.DeepEqual(logs, want) {
+		t.Errorf("logs %v, want %v", logs, want)
+	}
+	if w := tracetest.KTH + ": -sane: jobs left out as not sane: 1 larger than machine, 1 no run time\n"; !strings.Contains(errs, w) {
+		t.Errorf("standard error %q, want %q", errs, w)
+	}
+	if logs, errs := flurriesJSON(t, dir, "-exp", "native"); logs != nil || errs != "" {
+		t.Errorf("without -sane: logs %v, standard error %q; want none", logs, errs)
+	}
+}
+
 // A log whose submissions are all at one instant spans 0 years: its rate
 // per year is "–", not NaN.
 func TestRateOfAnInstant(t *testing.T) {

@@ -12,7 +12,8 @@
 //
 // Zero padding after a gzip log's last member is ignored and said once
 // per log on standard error, after the output (cli.PaddingNote's words),
-// as are the jobs left out for a submit time past 2^40 s; -json writes
+// as are the jobs left out for a submit time past 2^40 s and, with
+// -sane, those sanitize.Sane leaves out, by reason; -json writes
 // them too, beside the tables, under "logs" (by file name: notes.go).
 //
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
@@ -175,7 +176,9 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		jobs, _ = sanitize.Sane(jobs, size)
+		var rep sanitize.Report
+		jobs, rep = sanitize.Sane(jobs, size)
+		notes.notSane(name, cli.ByReason(rep))
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, checkSpan(name, jobs)

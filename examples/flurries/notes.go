@@ -28,6 +28,9 @@ type logNote struct {
 	zeros  int64 // zero bytes after the last gzip member, ignored
 	madeUp int   // jobs without a number, numbered by their line
 	far    int   // jobs left out by load: a submit time past 2^40 s (submitsInRange)
+	// notSane counts the jobs load left out under -sane, by
+	// sanitize.Sane's reason (it dropped its report).
+	notSane map[string]int
 	// dups and rejected count the jobs left out of the butterfly's runs,
 	// by reason: those under a number an earlier job has, before
 	// simulating, and those the simulator rejected.
@@ -75,6 +78,14 @@ func (n *logNotes) farSubmits(name string, k int) {
 	}
 }
 
+// notSane keeps the note of the jobs of log name sanitize.Sane left
+// out (-sane), by reason (cli.ByReason).
+func (n *logNotes) notSane(name string, by map[string]int) {
+	if len(by) > 0 {
+		n.of(name).notSane = maps.Clone(by)
+	}
+}
+
 // duplicates keeps the note of k jobs of log name left out of the
 // butterfly for a number an earlier job has.
 func (n *logNotes) duplicates(name string, k int) {
@@ -117,6 +128,9 @@ func (n *logNotes) write(w io.Writer) {
 		if l.far > 0 {
 			fmt.Fprintf(w, "flurries: %s: jobs left out: %d %s (a submit time past 2^40 s, which the simulators reject too)\n", name, l.far, sanitize.TimeOutOfRange)
 		}
+		if len(l.notSane) > 0 {
+			fmt.Fprintf(w, "flurries: %s: -sane: jobs left out as not sane: %s\n", name, cli.Reasons(l.notSane))
+		}
 		if by := l.butterflyLeft(); len(by) > 0 {
 			fmt.Fprintf(w, "flurries: %s: butterfly: jobs left out: %s\n", name, cli.Reasons(by))
 		}
@@ -127,13 +141,15 @@ func (n *logNotes) write(w io.Writer) {
 // trailing_zero_bytes as simulate's and swfstat's; changed as simulate's
 // and replay's (id_made_up); rejected, the jobs left out of every
 // experiment by reason (time_out_of_range: a submit time past 2^40 s), as
-// replay's; butterfly_rejected, those left out of the butterfly's runs
+// replay's; not_sane_by_reason, those -sane left out (sanitize.Sane's
+// reasons), as estimates'; butterfly_rejected, those left out of the butterfly's runs
 // (duplicate_id, and the simulator's rejections). Each is absent when
 // none was.
 type logJSON struct {
 	TrailingZeros     int64          `json:"trailing_zero_bytes,omitempty"`
 	Changed           map[string]int `json:"changed,omitempty"`
 	Rejected          map[string]int `json:"rejected,omitempty"`
+	NotSane           map[string]int `json:"not_sane_by_reason,omitempty"`
 	ButterflyRejected map[string]int `json:"butterfly_rejected,omitempty"`
 }
 
@@ -151,6 +167,9 @@ func (n *logNotes) json() map[string]logJSON {
 		}
 		if l.far > 0 {
 			j.Rejected = cli.ReasonKeys(map[string]int{sanitize.TimeOutOfRange.String(): l.far})
+		}
+		if len(l.notSane) > 0 {
+			j.NotSane = cli.ReasonKeys(l.notSane)
 		}
 		by := maps.Clone(l.rejected)
 		if l.dups > 0 {
