@@ -238,7 +238,7 @@ func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
 	notes.numbered(tracetest.SDSCSP2, cli.MadeUpIDs(jobs)) // (as load does)
 	// (and as load does: one failed the filter's detection, "sanitize:
 	// flurry detection: submissions span ...", naming no log)
-	jobs, far := submitsInRange(jobs)
+	jobs, far := cli.SubmitsInRange(jobs)
 	notes.farSubmits(tracetest.SDSCSP2, far)
 	// A number repeated names two jobs: the simulator would reject the
 	// later while the first is live, and the starts compared are keyed by

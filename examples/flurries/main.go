@@ -169,7 +169,7 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	}
 	notes.padding(name, zeros)
 	notes.numbered(name, cli.MadeUpIDs(jobs))
-	jobs, far := submitsInRange(jobs)
+	jobs, far := cli.SubmitsInRange(jobs)
 	notes.farSubmits(name, far)
 	if sane {
 		size, err := h.MachineSize()
@@ -182,23 +182,6 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, checkSpan(name, jobs)
-}
-
-// submitsInRange leaves out, in place, the jobs whose submit time is past
-// sanitize.MaxTime (2^40 s), and returns the rest and how many it left
-// out: a corrupt field, which every simulator rejects ("time out of
-// range") and swfstat leaves out of the span. One such job refused the
-// whole log (its submissions spanned more than 100 years). A span past
-// 100 years within the bound is still refused (checkSpan): the bins'
-// memory grows with it, and which end is wrong is not known.
-func submitsInRange(jobs []swf.Job) ([]swf.Job, int) {
-	kept := jobs[:0]
-	for _, j := range jobs {
-		if j.Submit <= sanitize.MaxTime {
-			kept = append(kept, j)
-		}
-	}
-	return kept, len(jobs) - len(kept)
 }
 
 // checkSpan refuses a log the detector cannot bin: no job with a known

@@ -27,7 +27,7 @@ type logNotes struct {
 type logNote struct {
 	zeros  int64 // zero bytes after the last gzip member, ignored
 	madeUp int   // jobs without a number, numbered by their line
-	far    int   // jobs left out by load: a submit time past 2^40 s (submitsInRange)
+	far    int   // jobs left out by load: a submit time past 2^40 s (cli.SubmitsInRange)
 	// notSane counts the jobs load left out under -sane, by
 	// sanitize.Sane's reason (it dropped its report).
 	notSane map[string]int
