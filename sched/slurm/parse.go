@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/batchq/batchq/internal/utf16text"
 )
 
 // Bounds on what ParseConf accepts, so that a hostile file costs bounded
@@ -709,7 +711,7 @@ func confText(what, line string, num int) error {
 	switch {
 	case num == 1 && (strings.HasPrefix(line, "\xff\xfe") || strings.HasPrefix(line, "\xfe\xff")):
 		return fmt.Errorf("%s line 1: UTF-16 text (byte-order mark FF FE or FE FF): %s", what, iconv)
-	case strings.IndexByte(line, 0) >= 0 && utf16Line(line):
+	case strings.IndexByte(line, 0) >= 0 && utf16text.Line(line):
 		return fmt.Errorf("%s line %d: a NUL byte, not text (UTF-16 without a byte-order mark? %s)", what, num, iconv)
 	case strings.IndexByte(line, 0) >= 0:
 		// A stray NUL, or a block of them (a crash's zero-filled tail):
@@ -717,19 +719,6 @@ func confText(what, line string, num int) error {
 		return fmt.Errorf("%s line %d: a NUL byte at byte %d, not text (a damaged file?)", what, num, strings.IndexByte(line, 0)+1)
 	}
 	return nil
-}
-
-// utf16Line tells a line of UTF-16 text (ASCII mostly: a NUL beside every
-// other byte, at even or odd offsets alone) from UTF-8 with NULs in it.
-func utf16Line(line string) bool {
-	var nul [2]int
-	for i := 0; i < len(line); i++ {
-		if line[i] == 0 {
-			nul[i%2]++
-		}
-	}
-	half := len(line) / 2
-	return len(line) >= 4 && (nul[0] == 0 && nul[1] >= half/2 || nul[1] == 0 && nul[0] >= half/2)
 }
 
 // confStripComment cuts a line at its first '#' not escaped by an odd number
