@@ -103,6 +103,33 @@ func TestFarSubmitLeftOutButterfly(t *testing.T) {
 	}
 }
 
+// A log whose every job is left out (a submit past 2^40 s; not sane,
+// with -sane) says so with the reasons, as every command says it: it was
+// "no job lines", of a log that has some.
+func TestAllLeftOutSaid(t *testing.T) {
+	dir := t.TempDir()
+	line := "%d %d 0 %d 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("; MaxProcs: 64\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("far.swf", fmt.Sprintf(line, 1, int64(1<<62), 100))
+	write("unsane.swf", fmt.Sprintf(line, 1, int64(1<<62), 100)+fmt.Sprintf(line, 2, 0, -1))
+	for _, c := range []struct {
+		name string
+		sane bool
+		want string
+	}{
+		{"far.swf", false, "far.swf: no sane job (1 record: 1 time out of range)"},
+		{"unsane.swf", true, "unsane.swf: no sane job (2 records: 1 no run time, 1 time out of range)"},
+	} {
+		if _, err := load(dir, c.name, c.sane, nil); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
 // tinyLogs writes the four cleaned logs' names in a directory, each of
 // three sane jobs an hour apart (with MaxProcs 64), with extra's lines
 // added to the logs it names; it returns the directory.

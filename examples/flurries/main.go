@@ -169,8 +169,13 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	}
 	notes.padding(name, zeros)
 	notes.numbered(name, cli.MadeUpIDs(jobs))
+	read := len(jobs)
 	jobs, far := cli.SubmitsInRange(jobs)
 	notes.farSubmits(name, far)
+	left := map[string]int{}
+	if far > 0 {
+		left[sanitize.TimeOutOfRange.String()] = far
+	}
 	if sane {
 		size, err := h.MachineSize()
 		if err != nil {
@@ -179,6 +184,14 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 		var rep sanitize.Report
 		jobs, rep = sanitize.Sane(jobs, size)
 		notes.notSane(name, cli.ByReason(rep))
+		for why, k := range cli.ByReason(rep) {
+			left[why] += k
+		}
+	}
+	if len(jobs) == 0 && read > 0 {
+		// Every job left out: said as every command says it, with the
+		// reasons (it was "no job lines", of a log that has some).
+		return nil, cli.NoSaneJob(name, read, left)
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, checkSpan(name, jobs)
