@@ -7,8 +7,10 @@ package utf16text
 
 // Line reports whether line is UTF-16 text, ASCII mostly: a NUL beside
 // every other byte, at even offsets alone (big-endian) or at odd ones
-// alone (little-endian), at least a quarter of its bytes, in a line of 4
-// bytes or more.
+// alone (little-endian), at least a quarter of its bytes and two or more
+// (UTF-16 of two characters), in a line of 4 bytes or more. One NUL in a
+// short line is a stray one: swf/convert's sniff refused a whole log
+// whose first line was "ab\x00c" as UTF-16 text.
 func Line(line string) bool {
 	var nul [2]int
 	for i := 0; i < len(line); i++ {
@@ -16,6 +18,6 @@ func Line(line string) bool {
 			nul[i%2]++
 		}
 	}
-	half := len(line) / 2
-	return len(line) >= 4 && (nul[0] == 0 && nul[1] >= half/2 || nul[1] == 0 && nul[0] >= half/2)
+	need := max(2, len(line)/2/2)
+	return len(line) >= 4 && (nul[0] == 0 && nul[1] >= need || nul[1] == 0 && nul[0] >= need)
 }

@@ -9,6 +9,8 @@ func TestLine(t *testing.T) {
 		"kind,count\x00":        false, // a stray NUL in UTF-8
 		"\x00\x00\x00\x00":      false, // a zero-filled block
 		"k\x00":                 false, // too short to tell
+		"ab\x00c":               false, // one stray NUL in a short line
+		"a\x00b\x00":            true,  // two characters
 		"PriorityWeightAge=1":   false,
 		"a\x00b\x00cdefghijklm": false, // NULs at odd offsets, too few
 	} {

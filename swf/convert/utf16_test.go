@@ -2,6 +2,7 @@ package convert
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -35,5 +36,24 @@ func TestUTF16Named(t *testing.T) {
 				t.Errorf("%s: %v; want a FormatError that saw utf-16", name, err)
 			}
 		}
+	}
+}
+
+// A short first line with one stray NUL is no mark of UTF-16: the
+// records after it are converted, as they were before the rule came to
+// sniff (a 4-byte line "ab\x00c" refused the whole jobcomp log as UTF-16
+// text; UTF-16 of two characters or more has two NULs).
+func TestStrayNULNotUTF16(t *testing.T) {
+	text, err := os.ReadFile("testdata/jobcomp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Jobcomp(strings.NewReader(string(text)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Jobcomp(strings.NewReader("ab\x00c\n"+string(text)), Options{})
+	if err != nil || len(res.Jobs) != len(plain.Jobs) || res.Report.Skipped[skipMalformed] != plain.Report.Skipped[skipMalformed]+1 {
+		t.Errorf("got %v, %+v; want the %d jobs and one malformed record more", err, res, len(plain.Jobs))
 	}
 }
