@@ -27,9 +27,10 @@ import (
 //     Other; a later line of the key may still set it. A whole number
 //     written with a zero fraction ("UnixStartTime: 1234.0") is read as
 //     that number (1234), without a warning: nothing of it is lost.
-//   - A TimeZone more than a day (86400 s) either way of UTC is no offset
-//     (adding it to a time could wrap past int64): it is kept as text, as
-//     a value past int64 is, its warning wrapping ErrRange.
+//   - A TimeZone more than a day (86400 s) either way of UTC is no offset,
+//     and a UnixStartTime more than 2^40 s either way of 1970 no time base
+//     (adding either to a time could wrap past int64): it is kept as
+//     text, as a value past int64 is, its warning wrapping ErrRange.
 //   - A single-valued key given twice keeps its first value: the machine
 //     size cannot change halfway through a header.
 //   - "Key: value" comments after the first job line are kept in Lines but
@@ -254,8 +255,8 @@ func (p *headerParser) add(line string, late bool) *ParseError {
 		p.other(key, value)
 	case f.num != nil:
 		n, err := leadingInt(value)
-		if err == nil && name == "TimeZone" && (n < -maxTimeZone || n > maxTimeZone) {
-			err = timeZoneRange{}
+		if b, ok := headerBounds[name]; ok && err == nil && (n < -b.max || n > b.max) {
+			err = headerRange{b.why}
 		}
 		if err != nil {
 			// Set nothing, so claim nothing: prose that merely begins
@@ -307,17 +308,35 @@ func standardKey(key string) (string, headerField, bool) {
 	return "", headerField{}, false
 }
 
-// maxTimeZone bounds Header.TimeZone either way of UTC: a day, in
-// seconds. The zones in use lie within -12 h and +14 h.
-const maxTimeZone = 86400
-
-// timeZoneRange is ErrRange for a TimeZone past maxTimeZone.
-type timeZoneRange struct{}
-
-func (timeZoneRange) Error() string {
-	return "value out of range (a time zone offset is at most 86400 s either way of UTC)"
+// headerBounds bounds the numeric keys that a program adds to times,
+// either way of 0; a value past its bound is kept as text with a
+// headerRange warning, as a value past int64 is.
+//
+// TimeZone: a day, in seconds; the zones in use lie within -12 h and +14 h.
+//
+// UnixStartTime: 2^40 s (about 35,000 years), the bound of every time in
+// batchq (sanitize.MaxTime, which swf cannot import; karnak's feed and
+// swfstat's start date take a base in it too). A base past it is no log's,
+// and a program that converts times adds it to a submit time, and to a
+// wait and a run time, each at most 2^40 s: within the bound the sum
+// stays below 2^42 s, far from wrapping past int64 (2^63 − 1 wrapped at
+// once) and exact in float64 (below 2^53). The bound only on the sum with
+// one submit time, 2^63 − 1 − 2^40, would still wrap with the wait and
+// the run time added, and a start time there is no date.
+var headerBounds = map[string]struct {
+	max int64
+	why string
+}{
+	"TimeZone":      {86400, "a time zone offset is at most 86400 s either way of UTC"},
+	"UnixStartTime": {1 << 40, "a Unix start time is at most 2^40 s either way of 1970"},
 }
-func (timeZoneRange) Unwrap() error { return ErrRange }
+
+// headerRange is ErrRange for a numeric header value past its key's bound
+// (headerBounds); why says the bound.
+type headerRange struct{ why string }
+
+func (r headerRange) Error() string { return "value out of range (" + r.why + ")" }
+func (headerRange) Unwrap() error   { return ErrRange }
 
 // notWhole is ErrSyntax for a value whose digits go on in another
 // notation ("1.5", "1e3", "1,024", "64k"): it was "not a number", which

@@ -207,7 +207,9 @@ func TestLongContinuationLinear(t *testing.T) {
 // that is not zero, or another notation, is kept as text with a warning
 // that says what it is ("not a whole number"), once. A TimeZone past a
 // day either way (2^63 − 1 was read in silence, and a time plus it
-// wraps) is kept as text, its warning wrapping ErrRange, once.
+// wraps) is kept as text, its warning wrapping ErrRange, once; so is a
+// UnixStartTime past 2^40 s either way of 1970 (2^63 − 1 was taken, and a
+// library user adding a submit time to it wrapped).
 func TestHeaderFractionAndTimeZone(t *testing.T) {
 	const job = "1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
 	for _, c := range []struct {
@@ -225,6 +227,11 @@ func TestHeaderFractionAndTimeZone(t *testing.T) {
 		{"; TimeZone: 86400", 0, 86400, "", nil},
 		{"; TimeZone: 9223372036854775807", 0, 0, `header TimeZone: "9223372036854775807": value out of range (a time zone offset is at most 86400 s either way of UTC); kept as text in Header.Other`, ErrRange},
 		{"; TimeZone: -86401", 0, 0, `header TimeZone: "-86401": value out of range (a time zone offset is at most 86400 s either way of UTC); kept as text in Header.Other`, ErrRange},
+		{"; UnixStartTime: 1099511627776", 1 << 40, 0, "", nil},
+		{"; UnixStartTime: -1", -1, 0, "", nil},
+		{"; UnixStartTime: 9223372036854775807", 0, 0, `header UnixStartTime: "9223372036854775807": value out of range (a Unix start time is at most 2^40 s either way of 1970); kept as text in Header.Other`, ErrRange},
+		{"; UnixStartTime: 1099511627777", 0, 0, `header UnixStartTime: "1099511627777": value out of range (a Unix start time is at most 2^40 s either way of 1970); kept as text in Header.Other`, ErrRange},
+		{"; UnixStartTime: -1099511627777", 0, 0, `header UnixStartTime: "-1099511627777": value out of range (a Unix start time is at most 2^40 s either way of 1970); kept as text in Header.Other`, ErrRange},
 	} {
 		r := NewReader(strings.NewReader(c.line + "\n" + job))
 		h, err := r.Header()

@@ -208,9 +208,7 @@ func runButterfly(ctx context.Context, dir string, notes *logNotes) (*butterflyR
 	if r.base, r.baseCut, r.changed, r.maxH, err = pair(ctx, jobs, key, nil); err != nil {
 		return nil, err
 	}
-	for why, n := range r.base.rejected { // (those of the log: the flurry's jobs are sane)
-		notes.left(tracetest.SDSCSP2, why+" (rejected by the simulator)", n)
-	}
+	notes.simRejected(tracetest.SDSCSP2, r.base.rejected) // (those of the log: the flurry's jobs are sane)
 	for _, h := range butterflyHours {
 		row, err := butterflyRun(ctx, jobs, key, h)
 		if err != nil {
@@ -240,13 +238,13 @@ func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
 	notes.numbered(tracetest.SDSCSP2, cli.MadeUpIDs(jobs)) // (as load does)
 	// (and as load does: one failed the filter's detection, "sanitize:
 	// flurry detection: submissions span ...", naming no log)
-	jobs, far := submitsInRange(jobs)
+	jobs, far := cli.SubmitsInRange(jobs)
 	notes.farSubmits(tracetest.SDSCSP2, far)
 	// A number repeated names two jobs: the simulator would reject the
 	// later while the first is live, and the starts compared are keyed by
 	// number. The first keeps it; the others are left out, noted.
 	jobs, dups := cli.FirstIDs(jobs)
-	notes.left(tracetest.SDSCSP2, sanitize.DuplicateID.String(), dups)
+	notes.duplicates(tracetest.SDSCSP2, dups)
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, key, nil
 }

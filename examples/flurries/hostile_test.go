@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -98,6 +100,108 @@ func TestFarSubmitLeftOutButterfly(t *testing.T) {
 	notes.write(&b)
 	if want := "jobs left out: 1 time out of range"; !strings.Contains(b.String(), want) {
 		t.Errorf("notes %q, want %q", b.String(), want)
+	}
+}
+
+// A log whose every job is left out (a submit past 2^40 s; not sane,
+// with -sane) says so with the reasons, as every command says it: it was
+// "no job lines", of a log that has some.
+func TestAllLeftOutSaid(t *testing.T) {
+	dir := t.TempDir()
+	line := "%d %d 0 %d 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("; MaxProcs: 64\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("far.swf", fmt.Sprintf(line, 1, int64(1<<62), 100))
+	write("unsane.swf", fmt.Sprintf(line, 1, int64(1<<62), 100)+fmt.Sprintf(line, 2, 0, -1))
+	for _, c := range []struct {
+		name string
+		sane bool
+		want string
+	}{
+		{"far.swf", false, "far.swf: no sane job (1 record: 1 time out of range)"},
+		{"unsane.swf", true, "unsane.swf: no sane job (2 records: 1 no run time, 1 time out of range)"},
+	} {
+		if _, err := load(dir, c.name, c.sane, nil); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// tinyLogs writes the four cleaned logs' names in a directory, each of
+// three sane jobs an hour apart (with MaxProcs 64), with extra's lines
+// added to the logs it names; it returns the directory.
+func tinyLogs(t *testing.T, extra map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	for _, name := range cleaned {
+		body := "; MaxProcs: 64\n" + fmt.Sprintf(line, 1, 0) + fmt.Sprintf(line, 2, 3600) + fmt.Sprintf(line, 3, 7200) + extra[name]
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// flurriesJSON runs flurries -json with args on dir and returns its
+// logs' notes (nil: the key is absent) and standard error.
+func flurriesJSON(t *testing.T, dir string, args ...string) (map[string]map[string]any, string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), append(args, "-json", "-traces", dir), nil, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var got struct {
+		Sections []any                     `json:"sections"`
+		Logs     map[string]map[string]any `json:"logs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Sections) == 0 {
+		t.Fatalf("%v, %d sections: %s", err, len(got.Sections), out.String())
+	}
+	return got.Logs, errs.String()
+}
+
+// -json says the jobs left out for a submit time past 2^40 s beside the
+// tables, under logs.NAME.rejected, in the reason's key: they were said on
+// standard error only, and a script reading the tables could not tell.
+// Without a note the key is absent, so that -json on a clean log is as it
+// was.
+func TestFarSubmitInJSON(t *testing.T) {
+	far := fmt.Sprintf("4 %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", int64(1<<63-1000))
+	logs, errs := flurriesJSON(t, tinyLogs(t, map[string]string{tracetest.KTH: far}), "-exp", "native")
+	want := map[string]map[string]any{tracetest.KTH: {"rejected": map[string]any{"time_out_of_range": 1.0}}}
+	if !reflect.DeepEqual(logs, want) {
+		t.Errorf("logs %v, want %v", logs, want)
+	}
+	if !strings.Contains(errs, tracetest.KTH+": jobs left out: 1 time out of range") {
+		t.Errorf("standard error %q lacks the note", errs)
+	}
+	if logs, _ := flurriesJSON(t, tinyLogs(t, nil), "-exp", "native"); logs != nil {
+		t.Errorf("clean logs: logs %v, want the key absent", logs)
+	}
+}
+
+// -sane counts the jobs sanitize.Sane leaves out, by reason, on standard
+// error and under logs.NAME.not_sane_by_reason in -json: it dropped
+// Sane's report, and the tables' job counts were smaller without a word.
+// Without -sane the same log has no note.
+func TestSaneLeftOutCounted(t *testing.T) {
+	bad := "4 10800 0 -1 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n" + // no run time
+		"5 14400 0 100 128 -1 -1 128 200 -1 1 1 1 1 1 1 -1 -1\n" // larger than the 64 processors
+	dir := tinyLogs(t, map[string]string{tracetest.KTH: bad})
+	logs, errs := flurriesJSON(t, dir, "-exp", "native", "-sane")
+	want := map[string]map[string]any{tracetest.KTH: {"not_sane_by_reason": map[string]any{"no_run_time": 1.0, "larger_than_machine": 1.0}}}
+	if !reflect.DeepEqual(logs, want) {
+		t.Errorf("logs %v, want %v", logs, want)
+	}
+	if w := tracetest.KTH + ": -sane: jobs left out as not sane: 1 larger than machine, 1 no run time\n"; !strings.Contains(errs, w) {
+		t.Errorf("standard error %q, want %q", errs, w)
+	}
+	if logs, errs := flurriesJSON(t, dir, "-exp", "native"); logs != nil || errs != "" {
+		t.Errorf("without -sane: logs %v, standard error %q; want none", logs, errs)
 	}
 }
 

@@ -12,7 +12,9 @@
 //
 // Zero padding after a gzip log's last member is ignored and said once
 // per log on standard error, after the output (cli.PaddingNote's words),
-// as are the jobs left out for a submit time past 2^40 s.
+// as are the jobs left out for a submit time past 2^40 s and, with
+// -sane, those sanitize.Sane leaves out, by reason; -json writes
+// them too, beside the tables, under "logs" (by file name: notes.go).
 //
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
 // usage error.
@@ -119,7 +121,7 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bar.Done() // (before the notes, so that they are not written over the bar)
 		st.notes.write(stderr)
 	}()
-	w, flush := cli.Output(stdout, *asJSON)
+	w, flush := output(stdout, *asJSON, st.notes)
 	if plot.dir != "" {
 		bar.Stage("figures", 1)
 		if err := plotActivity(w, *dir, plot.dir, plot.logs, st); err != nil {
@@ -167,128 +169,32 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	}
 	notes.padding(name, zeros)
 	notes.numbered(name, cli.MadeUpIDs(jobs))
-	jobs, far := submitsInRange(jobs)
+	read := len(jobs)
+	jobs, far := cli.SubmitsInRange(jobs)
 	notes.farSubmits(name, far)
+	left := map[string]int{}
+	if far > 0 {
+		left[sanitize.TimeOutOfRange.String()] = far
+	}
 	if sane {
 		size, err := h.MachineSize()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		jobs, _ = sanitize.Sane(jobs, size)
+		var rep sanitize.Report
+		jobs, rep = sanitize.Sane(jobs, size)
+		notes.notSane(name, cli.ByReason(rep))
+		for why, k := range cli.ByReason(rep) {
+			left[why] += k
+		}
+	}
+	if len(jobs) == 0 && read > 0 {
+		// Every job left out: said as every command says it, with the
+		// reasons (it was "no job lines", of a log that has some).
+		return nil, cli.NoSaneJob(name, read, left)
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, checkSpan(name, jobs)
-}
-
-// submitsInRange leaves out, in place, the jobs whose submit time is past
-// sanitize.MaxTime (2^40 s), and returns the rest and how many it left
-// out: a corrupt field, which every simulator rejects ("time out of
-// range") and swfstat leaves out of the span. One such job refused the
-// whole log (its submissions spanned more than 100 years). A span past
-// 100 years within the bound is still refused (checkSpan): the bins'
-// memory grows with it, and which end is wrong is not known.
-func submitsInRange(jobs []swf.Job) ([]swf.Job, int) {
-	kept := jobs[:0]
-	for _, j := range jobs {
-		if j.Submit <= sanitize.MaxTime {
-			kept = append(kept, j)
-		}
-	}
-	return kept, len(jobs) - len(kept)
-}
-
-// logNotes is what reading the logs ignored or changed: zero padding
-// after a gzip log's last member (a tape's, dd's), in cli.PaddingNote's
-// words, as simulate, swfstat, varq and the other commands say it, and the
-// jobs without a number numbered by their line (id_made_up, in forecast's
-// words). The experiments read a log several times; its notes are said
-// once, after the output, on standard error (flurries has no report of
-// its logs, and its output is README.md's tables).
-type logNotes struct {
-	names  []string
-	zeros  map[string]int64
-	madeUp map[string]int
-	far    map[string]int // jobs left out by load: a submit time past 2^40 s (submitsInRange)
-	// lefts counts the jobs of a log left out, by reason (the butterfly's
-	// duplicate numbers and the simulator's rejections).
-	lefts map[string]map[string]int
-}
-
-// left keeps the note of k jobs of log name left out for why.
-func (n *logNotes) left(name, why string, k int) {
-	if n == nil || k == 0 {
-		return
-	}
-	n.note(name)
-	if n.lefts == nil {
-		n.lefts = map[string]map[string]int{}
-	}
-	if n.lefts[name] == nil {
-		n.lefts[name] = map[string]int{}
-	}
-	n.lefts[name][why] = k
-}
-
-// note records log name, in the order first read.
-func (n *logNotes) note(name string) {
-	if !slices.Contains(n.names, name) {
-		n.names = append(n.names, name)
-	}
-}
-
-// padding keeps the note of z zero bytes after log name's last gzip member.
-func (n *logNotes) padding(name string, z int64) {
-	if n == nil || z == 0 {
-		return
-	}
-	n.note(name)
-	if n.zeros == nil {
-		n.zeros = map[string]int64{}
-	}
-	n.zeros[name] = z
-}
-
-// numbered keeps the note of k jobs of log name numbered by their line.
-func (n *logNotes) numbered(name string, k int) {
-	if n == nil || k == 0 {
-		return
-	}
-	n.note(name)
-	if n.madeUp == nil {
-		n.madeUp = map[string]int{}
-	}
-	n.madeUp[name] = k
-}
-
-// farSubmits keeps the note of k jobs of log name left out for a submit
-// time past 2^40 s.
-func (n *logNotes) farSubmits(name string, k int) {
-	if n == nil || k == 0 {
-		return
-	}
-	n.note(name)
-	if n.far == nil {
-		n.far = map[string]int{}
-	}
-	n.far[name] = k
-}
-
-// write says the notes on w, one line each, logs in the order first read.
-func (n *logNotes) write(w io.Writer) {
-	for _, name := range n.names {
-		if z := n.zeros[name]; z > 0 {
-			fmt.Fprintf(w, "flurries: %s: %s\n", name, cli.PaddingNote(z))
-		}
-		if k := n.madeUp[name]; k > 0 {
-			fmt.Fprintf(w, "flurries: %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", name, k, cli.MadeUpID)
-		}
-		if k := n.far[name]; k > 0 {
-			fmt.Fprintf(w, "flurries: %s: jobs left out: %d %s (a submit time past 2^40 s, which the simulators reject too)\n", name, k, sanitize.TimeOutOfRange)
-		}
-		if l := n.lefts[name]; len(l) > 0 {
-			fmt.Fprintf(w, "flurries: %s: butterfly: jobs left out: %s\n", name, cli.Reasons(l))
-		}
-	}
 }
 
 // checkSpan refuses a log the detector cannot bin: no job with a known

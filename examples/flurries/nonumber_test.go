@@ -121,7 +121,7 @@ func TestButterflyWithoutNumbers(t *testing.T) {
 		if !reflect.DeepEqual([]any{b, k, ch, r}, []any{base, cut, changed, row}) {
 			t.Errorf("%s: base %+v cut %+v moved %d, +18 h %+v;\nwant %+v %+v %d, %+v", c.name, b, k, ch, r, base, cut, changed, row)
 		}
-		if notes.madeUp[tracetest.SDSCSP2] == 0 {
+		if notes.of(tracetest.SDSCSP2).madeUp == 0 {
 			t.Errorf("%s: the jobs numbered are not noted", c.name)
 		}
 	}
@@ -250,5 +250,8 @@ func TestButterflyDuplicateNoted(t *testing.T) {
 	notes.write(&b)
 	if !strings.Contains(b.String(), "butterfly: jobs left out: 1 duplicate ID") {
 		t.Errorf("notes %q lack the duplicate", b.String())
+	}
+	if got := notes.json()[tracetest.SDSCSP2].ButterflyRejected; got["duplicate_id"] != 1 {
+		t.Errorf("-json's butterfly_rejected %v lacks the duplicate", got)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
@@ -12,7 +13,8 @@ import (
 // standard error, once per log however often the experiments read it, in
 // simulate's and swfstat's words: flurries read through swf.ReadFile,
 // which drops the count, and said nothing. Its output (README.md's
-// tables, -json's too) is as without the padding.
+// tables, -json's too) is as without the padding, but for -json's note
+// of it under logs (trailing_zero_bytes, simulate's and swfstat's key).
 func TestGzipPaddingNoted(t *testing.T) {
 	dir := t.TempDir()
 	clitest.WriteTrace(t, dir, tracetest.LANLCM5, 60, 64)
@@ -28,6 +30,20 @@ func TestGzipPaddingNoted(t *testing.T) {
 		}
 		if got.Stderr != want {
 			t.Errorf("%v: stderr %q; want %q", extra, got.Stderr, want)
+		}
+		if extra != nil && extra[0] == "-json" {
+			note := `,
+  "logs": {
+    "` + tracetest.LANLCM5 + `": {
+      "trailing_zero_bytes": 1000
+    }
+  }
+}
+`
+			if !strings.HasSuffix(got.Stdout, note) {
+				t.Errorf("-json: the padding is not noted under logs:\n%s", got.Stdout)
+			}
+			got.Stdout = strings.TrimSuffix(got.Stdout, note) + "\n}\n"
 		}
 		if got.Stdout != plain.Stdout {
 			t.Errorf("%v: the padding changed the output:\n%s\nwithout:\n%s", extra, got.Stdout, plain.Stdout)

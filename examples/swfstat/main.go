@@ -295,9 +295,10 @@ func (s *summary) print(out io.Writer, name string) {
 	case u > 0 && u <= sanitize.MaxTime:
 		fmt.Fprintf(w, "log starts\t%s\n", time.Unix(u, 0).UTC().Format(time.RFC3339))
 	case u != 0:
-		// 2^63-1 printed as the year 292277026596; a negative one was
-		// not shown at all. qserve refuses both ("UnixStartTime out of
-		// range").
+		// A negative one was not shown at all (2^63-1 printed as the
+		// year 292277026596; past 2^40 s the reader keeps it as text,
+		// with a header warning). qserve refuses it ("UnixStartTime out
+		// of range").
 		fmt.Fprintf(w, "UnixStartTime\t%d (not a Unix time in (0, 2^40]: no start date)\n", u)
 	}
 	w.Flush()

@@ -225,6 +225,18 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	if len(jobs) == 0 { // as the commands say it of an empty log (it said "no usable jobs (0 unusable)")
 		return fmt.Errorf("%s: no job lines", path)
 	}
+	// A UnixStartTime past 2^40 s either way of 1970 is kept as text in
+	// Other (swf's header warning, which ReadFile drops), and the field is
+	// 0, as when the header has none: say so, since the times are then
+	// replayed from 1970 (such a base left every job unusable). A later
+	// line may still have set it (swf): then it is the base, and nothing
+	// is said (it said "times from 0" of a replay from 1996).
+	for _, kv := range h.Other {
+		if h.UnixStartTime == 0 && strings.EqualFold(kv.Key, "UnixStartTime") {
+			logf("replay %s: header UnixStartTime %q is no time base (kept as text): times from 0 (1970)", path, kv.Value)
+			break // (once)
+		}
+	}
 	evs, why := traceEvents(h, jobs, name)
 	if len(evs) == 0 {
 		return fmt.Errorf("%s: no usable jobs (%s)", path, reasons(why))

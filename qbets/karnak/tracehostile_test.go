@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,6 +112,34 @@ func TestTraceEventsReasons(t *testing.T) {
 	err = svc.Replay(context.Background(), path, "s", 1, t.Logf)
 	if err == nil || !strings.Contains(err.Error(), "no usable jobs (2 unusable: 1 no submit time, 1 no wait time)") {
 		t.Errorf("Replay of unusable jobs: %v", err)
+	}
+	// A header UnixStartTime past 2^40 s is kept as text by swf (2^63 − 1
+	// left every job unusable here, and a library user adding a submit
+	// time to it wrapped): the replay says it runs from time 0.
+	far := filepath.Join(t.TempDir(), "far.swf")
+	if err := os.WriteFile(far, []byte("; UnixStartTime: 9223372036854775807\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	logf := func(f string, a ...any) { said = append(said, fmt.Sprintf(f, a...)) }
+	if err := svc.Replay(context.Background(), far, "far", 1e12, logf); err != nil {
+		t.Errorf("Replay of a trace whose UnixStartTime is out of range: %v", err)
+	}
+	if want := `header UnixStartTime "9223372036854775807" is no time base (kept as text): times from 0 (1970)`; len(said) == 0 || !strings.HasSuffix(said[0], want) {
+		t.Errorf("Replay said %q, want first %q", said, want)
+	}
+	// A later line that sets it is the time base: the value kept as text
+	// is then no reason to say the times run from 0 (it said so).
+	later := filepath.Join(t.TempDir(), "later.swf")
+	if err := os.WriteFile(later, []byte("; UnixStartTime: 9223372036854775807\n; UnixStartTime: 60\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	said = nil
+	if err := svc.Replay(context.Background(), later, "later", 1e12, logf); err != nil {
+		t.Errorf("Replay of a trace whose second UnixStartTime is in range: %v", err)
+	}
+	if slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, "no time base") }) {
+		t.Errorf("Replay said %q of a trace whose time base a later line set", said)
 	}
 	// An empty trace says so, as the commands say it of an empty log: it
 	// said "no usable jobs (0 unusable)".

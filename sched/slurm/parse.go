@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/batchq/batchq/internal/utf16text"
 )
 
 // Bounds on what ParseConf accepts, so that a hostile file costs bounded
@@ -60,7 +62,8 @@ const (
 // value is an error naming its line and key; so is a hostlist that would
 // expand to more than 262144 names. A UTF-8 byte-order mark before the
 // first key is skipped; UTF-16 text (a NUL byte in a line) is an error
-// that says so. ParseConf reads no other file.
+// that says so, as is a file of backslash continuations that join to
+// nothing. ParseConf reads no other file.
 func ParseConf(r io.Reader) (Config, []string, error) {
 	p := &confParser{ignoredAt: map[string]*confIgnored{}, seen: map[string]int{}, parts: map[string]int{},
 		nodeSets: map[string][]string{}, featureSets: map[string]int{}, literal: map[string]int{},
@@ -71,6 +74,11 @@ func ParseConf(r io.Reader) (Config, []string, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), maxConfLine)
 	var logical strings.Builder
 	num, first := 0, 0
+	// conts counts the lines continued (the first at firstCont), and text
+	// says whether any logical line holds more than blanks: a file of
+	// continuations alone joined to nothing, and ran as Slurm's defaults
+	// without a word.
+	conts, firstCont, text := 0, 0, false
 	for sc.Scan() {
 		num++
 		line := strings.TrimSuffix(sc.Text(), "\r")
@@ -89,6 +97,9 @@ func ParseConf(r io.Reader) (Config, []string, error) {
 		cont := confContinued(line)
 		if cont {
 			line = line[:len(line)-1]
+			if conts++; conts == 1 {
+				firstCont = num
+			}
 		}
 		if logical.Len()+len(line) > maxConfLine {
 			return Config{}, nil, fmt.Errorf("slurm.conf line %d: a line continued past %d bytes", first, maxConfLine)
@@ -98,6 +109,7 @@ func ParseConf(r io.Reader) (Config, []string, error) {
 			// Slurm joins the next line right after the backslash.
 			continue
 		}
+		text = text || strings.TrimSpace(logical.String()) != ""
 		err := p.line(confUnescape(logical.String()), first)
 		logical.Reset()
 		if err != nil {
@@ -111,9 +123,16 @@ func ParseConf(r io.Reader) (Config, []string, error) {
 		return Config{}, nil, fmt.Errorf("slurm.conf: %w", err)
 	}
 	if logical.Len() > 0 {
+		text = text || strings.TrimSpace(logical.String()) != ""
 		if err := p.line(confUnescape(logical.String()), first); err != nil {
 			return Config{}, nil, err
 		}
+	}
+	if conts > 0 && !text {
+		// An error, as for the other files that cannot be a site's
+		// slurm.conf (UTF-16, NUL bytes): an empty file, or comments
+		// alone, are Slurm's defaults as written.
+		return Config{}, nil, fmt.Errorf("slurm.conf line %d: %d backslash continuations and no setting: the file's lines join to nothing (Slurm's defaults would run without a word)", firstCont, conts)
 	}
 	return p.finish()
 }
@@ -692,7 +711,7 @@ func confText(what, line string, num int) error {
 	switch {
 	case num == 1 && (strings.HasPrefix(line, "\xff\xfe") || strings.HasPrefix(line, "\xfe\xff")):
 		return fmt.Errorf("%s line 1: UTF-16 text (byte-order mark FF FE or FE FF): %s", what, iconv)
-	case strings.IndexByte(line, 0) >= 0 && utf16Line(line):
+	case strings.IndexByte(line, 0) >= 0 && utf16text.Line(line):
 		return fmt.Errorf("%s line %d: a NUL byte, not text (UTF-16 without a byte-order mark? %s)", what, num, iconv)
 	case strings.IndexByte(line, 0) >= 0:
 		// A stray NUL, or a block of them (a crash's zero-filled tail):
@@ -700,19 +719,6 @@ func confText(what, line string, num int) error {
 		return fmt.Errorf("%s line %d: a NUL byte at byte %d, not text (a damaged file?)", what, num, strings.IndexByte(line, 0)+1)
 	}
 	return nil
-}
-
-// utf16Line tells a line of UTF-16 text (ASCII mostly: a NUL beside every
-// other byte, at even or odd offsets alone) from UTF-8 with NULs in it.
-func utf16Line(line string) bool {
-	var nul [2]int
-	for i := 0; i < len(line); i++ {
-		if line[i] == 0 {
-			nul[i%2]++
-		}
-	}
-	half := len(line) / 2
-	return len(line) >= 4 && (nul[0] == 0 && nul[1] >= half/2 || nul[1] == 0 && nul[0] >= half/2)
 }
 
 // confStripComment cuts a line at its first '#' not escaped by an odd number

@@ -173,6 +173,9 @@ func TestParseConfErrors(t *testing.T) {
 		{"PartitionName=a Nodes=n[a-b]", "not N or N-M"},
 		{"PartitionName=a\nPartitionName=a", "line 2: partition \"a\" defined twice"},
 		{"PartitionName=a Default=maybe", "not YES or NO"},
+		// Continuations alone joined to nothing: Slurm's defaults, in silence.
+		{"\\\n\\\n\\\n", "slurm.conf line 1: 3 backslash continuations and no setting"},
+		{"# site config\n  \\\n\t\\", "slurm.conf line 2: 2 backslash continuations and no setting"},
 		{"PartitionName=a MaxNodes=0", "no job"},
 		{"PartitionName=", "without a name"},
 		{"PriorityWeightAge", "not Key=Value"},

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/batchq/batchq/internal/utf16text"
 )
 
 // FormatError is an input that is not in the format asked for, so that
@@ -24,7 +26,8 @@ type FormatError struct {
 	// Alibaba trace's node list), "helios", "acme", "philly" (the job
 	// tables GPUTrace reads), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
-	// another kind), "utf-16" (text with UTF-16's byte-order mark), "cr"
+	// another kind), "utf-16" (UTF-16 text: its byte-order mark, or a NUL
+	// beside every other byte of the first line), "cr"
 	// (text whose lines end in CR alone); ""
 	// when none.
 	Saw string `json:"saw,omitempty"`
@@ -87,7 +90,7 @@ var formatNames = map[string]string{
 	"acme":                   "a Shanghai AI Lab Acme job table (trace_seren.csv, trace_kalos.csv)",
 	"philly":                 "a Microsoft Philly job log (cluster_job_log)",
 	"cr":                     "text with lines ended by CR alone (classic Mac OS), read as one line; make them LF first: tr '\\r' '\\n'",
-	"utf-16":                 "UTF-16 text (byte-order mark FF FE or FE FF, as an editor or Windows PowerShell's > saves it; make it UTF-8 first: iconv -f UTF-16 -t UTF-8)",
+	"utf-16":                 "UTF-16 text (byte-order mark FF FE or FE FF, or without one a NUL beside every other byte, as an editor or Windows PowerShell's > saves it; make it UTF-8 first: iconv -f UTF-16 -t UTF-8)",
 }
 
 // readsWith names the function that reads each format.
@@ -141,6 +144,13 @@ func sniff(head []byte) (format string, line int, sample string) {
 		}
 		if t := bytes.TrimSpace(l); len(t) > 0 {
 			sample = clip(strings.ToValidUTF8(string(t), "?"))
+			if bytes.IndexByte(t, 0) >= 0 && utf16text.Line(string(t)) {
+				// UTF-16 without a byte-order mark (a NUL beside every
+				// other byte, the rule sched/slurm's readers use): a
+				// nodes file was "not a node list", a sacct file one
+				// without JobID.
+				return "utf-16", line, sample
+			}
 			if rest == nil && t[0] != '{' && t[0] != '[' && bytes.IndexByte(t, '\r') >= 0 {
 				// Lines ended by CR alone, in the last line of the head:
 				// the whole file read as one line, a sacct header and no

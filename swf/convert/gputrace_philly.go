@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -44,7 +45,7 @@ func (g *gpuReader) philly(in io.Reader) error {
 	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 		return &FormatError{Want: "gpu", Saw: "json", Line: b.firstLine, Sample: b.sample}
 	}
-	for dec.More() {
+	for k := 1; dec.More(); k++ {
 		lim.n = 0
 		num := line()
 		var pj phillyJob
@@ -52,14 +53,18 @@ func (g *gpuReader) philly(in io.Reader) error {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &te):
+			// Named as sacct --json names it (not Go's "cannot unmarshal
+			// number into Go struct field phillyJob.jobid"), with the job:
+			// its place in the list, and its jobid when that was read
+			// (Decode reads on past a value of the wrong type).
 			b.rep.Records++
-			if err := b.malformed(num, te.Field, "", err); err != nil {
+			if err := b.jsonTypeError(num, te, phillyJobName(k, pj.JobID)); err != nil {
 				return err
 			}
 			continue
 		case err != nil:
 			// A syntax or read error: the stream cannot be resynchronized.
-			return &ParseError{Format: b.format, Line: num, Err: err}
+			return &ParseError{Format: b.format, Line: num, Err: fmt.Errorf("%s: %w", phillyJobName(k, pj.JobID), err)}
 		}
 		b.rep.Records++
 		if err := g.phillyJob(&pj, num); err != nil {
@@ -73,6 +78,15 @@ func (g *gpuReader) philly(in io.Reader) error {
 		return &ParseError{Format: b.format, Line: line(), Err: err}
 	}
 	return nil
+}
+
+// phillyJobName names the k-th job of the list (from 1) for an error, with
+// its jobid when known.
+func phillyJobName(k int, id string) string {
+	if id == "" {
+		return fmt.Sprintf("job %d of the list", k)
+	}
+	return fmt.Sprintf("job %d of the list (jobid %q)", k, clip(id))
 }
 
 // phillyJob reads one job: wait from the first attempt's start, run time

@@ -164,8 +164,17 @@ func jobcompRecord(b *builder, line string, num int) error {
 			}
 		}
 	}
-	if n, err := parseProcs(kv["NodeCnt"]); dem.nodes == 0 && err == nil && n > 0 {
-		dem.nodes = n
+	if v := kv["NodeCnt"]; dem.nodes == 0 && v != "" {
+		n, err := parseProcs(v)
+		switch {
+		case err != nil: // (it was skipped without a note)
+			dem.bad = true
+			if err := b.fieldError(&r, "NodeCnt", v, err); err != nil {
+				return err
+			}
+		case n > 0:
+			dem.nodes = n
+		}
 	}
 	if dem.any() || dem.dropped {
 		r.dem = &dem

@@ -374,7 +374,19 @@ func (p *sacctParser) demand(r *record, get func(string) string, nodes int64) er
 	}
 	if in.nodes == 0 {
 		for _, col := range []string{"reqnodes", "allocnodes"} {
-			if n, err := parseProcs(get(col)); err == nil && n > 0 {
+			v := get(col)
+			if v == "" {
+				continue
+			}
+			n, err := parseProcs(v)
+			if err != nil {
+				// Unreadable, as an unreadable node= of the TRES is: the
+				// demand is not kept (it was skipped for the next column
+				// without a note).
+				in.bad = true
+				return p.b.fieldError(r, colName(col), v, err)
+			}
+			if n > 0 {
 				in.nodes = n
 				break
 			}

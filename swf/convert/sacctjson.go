@@ -58,7 +58,7 @@ func SacctJSON(r io.Reader, opt Options) (_ *Result, err error) {
 				return b.liveQueue(num)
 			}
 			b.rep.Records++
-			return b.jsonTypeError(num, te)
+			return b.jsonTypeError(num, te, "")
 		}
 		if len(j.JobState) > 0 {
 			return b.liveQueue(num)
@@ -162,9 +162,14 @@ func (b *builder) liveQueue(line int) error {
 }
 
 // jsonTypeError counts a job with a value of the wrong JSON type as a
-// malformed record, naming what the value was and what was wanted.
-func (b *builder) jsonTypeError(line int, te *json.UnmarshalTypeError) error {
-	return b.malformed(line, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type)))
+// malformed record, naming what the value was and what was wanted, after
+// job when it is not "" (a job the line alone does not name).
+func (b *builder) jsonTypeError(line int, te *json.UnmarshalTypeError, job string) error {
+	err := fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type))
+	if job != "" {
+		err = fmt.Errorf("%s: %w", job, err)
+	}
+	return b.malformed(line, te.Field, te.Value, err)
 }
 
 // jsonKind names what a Go type stands for in JSON, for errors (never the

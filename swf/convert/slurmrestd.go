@@ -97,7 +97,7 @@ func (s *snapBuilder) readJSON(in io.Reader) error {
 			if !errors.As(err, &te) {
 				return &ParseError{Format: b.format, Line: num, Err: err}
 			}
-			return b.jsonTypeError(num, te)
+			return b.jsonTypeError(num, te, "")
 		}
 		return s.restRecord(&j, num)
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -28,4 +29,32 @@ func SubmitSpan(jobs []swf.Job) (known int, err error) {
 		return known, fmt.Errorf("submissions span %d s (from %d to %d), more than 100 years: a corrupt submit time?", hi-lo, lo, hi)
 	}
 	return known, nil
+}
+
+// SubmitsInRange is jobs without those whose submit time is past
+// sanitize.MaxTime (2^40 s), in order, and how many it left out: a
+// corrupt field, which every simulator rejects ("time out of range") and
+// swfstat leaves out of the span. One such job refused a whole log in the
+// commands that bin submissions (its submissions spanned more than 100
+// years: SubmitSpan), where it is left out and counted now. A span past
+// 100 years within the bound is still refused (SubmitSpan): the bins'
+// memory grows with it, and which end is wrong is not known. jobs is not
+// changed: a copy is made only when a job is left out.
+func SubmitsInRange(jobs []swf.Job) ([]swf.Job, int) {
+	far := 0
+	for _, j := range jobs {
+		if j.Submit > sanitize.MaxTime {
+			far++
+		}
+	}
+	if far == 0 {
+		return jobs, 0
+	}
+	kept := make([]swf.Job, 0, len(jobs)-far)
+	for _, j := range jobs {
+		if j.Submit <= sanitize.MaxTime {
+			kept = append(kept, j)
+		}
+	}
+	return kept, far
 }

@@ -25,7 +25,15 @@ import (
 // (sanitize.DetectFlurries with cfg), and returns them as a figure with the
 // maxUsers flurry users of most flurry jobs drawn as their own lines. ok is
 // false when the log has no user IDs (nothing to attribute flurries to).
+// A job whose submit time is past sanitize.MaxTime (2^40 s) is left out of
+// the weeks and counted in the figure's title (cli.SubmitsInRange); a log
+// whose known submissions still span more than 100 years is an error (which
+// end is wrong is not known).
 func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers int) (a figures.Activity, cands sanitize.Candidates, ok bool, err error) {
+	jobs, far := cli.SubmitsInRange(jobs)
+	if len(jobs) == 0 && far > 0 {
+		return a, nil, false, fmt.Errorf("weekly activity: no job to bin: jobs left out: %d %s (a submit time past 2^40 s)", far, sanitize.TimeOutOfRange)
+	}
 	if !slices.ContainsFunc(jobs, func(j swf.Job) bool { return j.User >= 0 }) {
 		return a, nil, false, nil
 	}
@@ -44,6 +52,9 @@ func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers 
 		return a, nil, false, err
 	}
 	a.Title = fmt.Sprintf("%s: %d suspected flurries (sanitize.DetectFlurries)", title, len(cands))
+	if far > 0 {
+		a.Title += fmt.Sprintf("; jobs left out: %d %s (a submit time past 2^40 s)", far, sanitize.TimeOutOfRange)
+	}
 	origin := totals[0].Start
 	for _, t := range totals {
 		a.Jobs = append(a.Jobs, float64(t.Jobs))

@@ -71,11 +71,34 @@ func TestTrajectory(t *testing.T) {
 }
 
 // A submit time of 2^63 − 1 among a log's jobs panicked (makeslice: len
-// out of range) in replay -out: a span above 100 years is an error.
+// out of range) in replay -out, then refused the whole log (its
+// submissions spanned more than 100 years), after every simulation: a
+// submit past 2^40 s, which the simulators reject too, is left out and
+// counted in the title, and the caller's jobs are not changed. A span
+// above 100 years within 2^40 s is still an error (which end is wrong is
+// not known), as is a log whose every job was left out.
 func TestActivityCorruptSpan(t *testing.T) {
-	jobs := []swf.Job{{ID: 1, Submit: 0, User: 1, AllocProcs: 1}, {ID: 2, Submit: 1<<63 - 1000, User: 1, AllocProcs: 1}}
-	_, _, _, err := Activity(jobs, "far", sanitize.FlurryConfig{}, 5)
-	if err == nil || !strings.Contains(err.Error(), "more than 100 years") {
+	jobs := []swf.Job{{ID: 1, Submit: 0, User: 1, AllocProcs: 1}, {ID: 2, Submit: 1<<63 - 1000, User: 1, AllocProcs: 1}, {ID: 3, Submit: 3600, User: 1, AllocProcs: 1}}
+	a, _, ok, err := Activity(jobs, "far", sanitize.FlurryConfig{}, 5)
+	if err != nil || !ok || len(a.Jobs) != 1 || a.Jobs[0] != 2 {
+		t.Fatalf("ok %v, err %v, weeks %v; want one week of 2 jobs", ok, err, a.Jobs)
+	}
+	if want := "; jobs left out: 1 time out of range (a submit time past 2^40 s)"; !strings.HasSuffix(a.Title, want) {
+		t.Errorf("title %q, want it to end %q", a.Title, want)
+	}
+	if len(jobs) != 3 || jobs[1].ID != 2 || jobs[2].ID != 3 {
+		t.Errorf("the caller's jobs changed: %+v", jobs)
+	}
+	a, _, _, err = Activity(jobs[:1:1], "near", sanitize.FlurryConfig{}, 5)
+	if err != nil || strings.Contains(a.Title, "left out") {
+		t.Errorf("no job left out: title %q, err %v", a.Title, err)
+	}
+	jobs[1].Submit = 200 * 365 * 86400 // within 2^40 s
+	if _, _, _, err := Activity(jobs, "span", sanitize.FlurryConfig{}, 5); err == nil || !strings.Contains(err.Error(), "more than 100 years") {
 		t.Errorf("got %v, want an error naming the span", err)
+	}
+	all := []swf.Job{{ID: 1, Submit: 1 << 62, User: 1, AllocProcs: 1}}
+	if _, _, _, err := Activity(all, "all far", sanitize.FlurryConfig{}, 5); err == nil || !strings.Contains(err.Error(), "no job to bin: jobs left out: 1 time out of range") {
+		t.Errorf("got %v, want an error counting the job left out", err)
 	}
 }

@@ -1,0 +1,23 @@
+// Package utf16text tells a line of UTF-16 text saved without a
+// byte-order mark from UTF-8 text with NUL bytes in it, so that the
+// readers of text files (sched/slurm's slurm.conf and shares files,
+// swf/convert's inputs) give the iconv advice only where it helps: iconv
+// from UTF-16 would garble a UTF-8 file with a stray NUL.
+package utf16text
+
+// Line reports whether line is UTF-16 text, ASCII mostly: a NUL beside
+// every other byte, at even offsets alone (big-endian) or at odd ones
+// alone (little-endian), at least a quarter of its bytes and two or more
+// (UTF-16 of two characters), in a line of 4 bytes or more. One NUL in a
+// short line is a stray one: swf/convert's sniff refused a whole log
+// whose first line was "ab\x00c" as UTF-16 text.
+func Line(line string) bool {
+	var nul [2]int
+	for i := 0; i < len(line); i++ {
+		if line[i] == 0 {
+			nul[i%2]++
+		}
+	}
+	need := max(2, len(line)/2/2)
+	return len(line) >= 4 && (nul[0] == 0 && nul[1] >= need || nul[1] == 0 && nul[0] >= need)
+}

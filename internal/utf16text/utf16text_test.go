@@ -1,0 +1,21 @@
+package utf16text
+
+import "testing"
+
+func TestLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		"k\x00i\x00n\x00d\x00":  true,  // little-endian
+		"\x00k\x00i\x00n\x00d":  true,  // big-endian
+		"kind,count\x00":        false, // a stray NUL in UTF-8
+		"\x00\x00\x00\x00":      false, // a zero-filled block
+		"k\x00":                 false, // too short to tell
+		"ab\x00c":               false, // one stray NUL in a short line
+		"a\x00b\x00":            true,  // two characters
+		"PriorityWeightAge=1":   false,
+		"a\x00b\x00cdefghijklm": false, // NULs at odd offsets, too few
+	} {
+		if got := Line(line); got != want {
+			t.Errorf("Line(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
