@@ -44,8 +44,8 @@ func warnings(info *runInfo) []warning {
 		ws = append(ws, warning{kind, fmt.Sprintf(format, a...), data})
 	}
 	st := info.trace.stats
-	if w := cli.SkippedOf(st).Note(); w != "" {
-		add("skipped", map[string]int{"lines": st.Skipped}, "%s", w)
+	if w := (cli.Skipped{Lines: st.Skipped, Errors: cli.SkippedOf(st).Errors}).Note(); w != "" {
+		add("skipped", map[string]int{"lines": st.Skipped}, "%s", w) // (the rounded fields: their own warning below)
 	}
 	if st.OutOfOrder > 0 {
 		add("out_of_order", map[string]int{"lines": st.OutOfOrder},
@@ -67,8 +67,7 @@ func warnings(info *runInfo) []warning {
 		}
 	}
 	if st.Rounded > 0 {
-		add("rounded", map[string]int{"fields": st.Rounded},
-			"%d time fields written with a fraction read rounded to the nearest second, halves away from zero (swf.Stats.Rounded)", st.Rounded)
+		add("rounded", map[string]int{"fields": st.Rounded}, "%s", cli.RoundedNote(st.Rounded))
 	}
 	if st.UnknownSubmit > 0 {
 		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)

@@ -103,28 +103,45 @@ func NothingLeftAs(err error, skipped int, by string) error {
 
 // Skipped is a lenient read's skipped lines as a report says them: in
 // -json under swfstat's keys, the count and the errors kept (the first
-// 100; a command's JSON object embeds it), in text Note's line.
+// 100; a command's JSON object embeds it), in text Note's line. It also
+// carries the time fields the reader rounded (written with a fraction,
+// which SWF allows: swf.Stats.Rounded), a rule that changed jobs, so that
+// every command reading a log through it says them (swfstat's key,
+// absent when none).
 type Skipped struct {
-	Lines  int      `json:"malformed_lines_skipped"`
-	Errors []string `json:"skipped,omitempty"`
+	Lines   int      `json:"malformed_lines_skipped"`
+	Errors  []string `json:"skipped,omitempty"`
+	Rounded int      `json:"time_fields_rounded,omitempty"`
 }
 
 // Note is the text report's line of the skipped lines, "" when none was
 // (simulate's words).
 func (s Skipped) Note() string {
-	if s.Lines == 0 {
-		return ""
+	var w string
+	if s.Lines > 0 {
+		w = fmt.Sprintf("skipped %d malformed lines (-lenient)", s.Lines)
+		if len(s.Errors) > 0 {
+			w += "; first: " + s.Errors[0]
+		}
 	}
-	w := fmt.Sprintf("skipped %d malformed lines (-lenient)", s.Lines)
-	if len(s.Errors) > 0 {
-		w += "; first: " + s.Errors[0]
+	if s.Rounded > 0 {
+		if w != "" {
+			w += "; "
+		}
+		w += RoundedNote(s.Rounded)
 	}
 	return w
 }
 
+// RoundedNote is the report's note of n time fields written with a
+// fraction and read rounded (swf.Stats.Rounded; simulate's words).
+func RoundedNote(n int) string {
+	return fmt.Sprintf("%d time fields written with a fraction read rounded to the nearest second, halves away from zero (swf.Stats.Rounded)", n)
+}
+
 // SkippedOf is st's Skipped.
 func SkippedOf(st swf.Stats) Skipped {
-	s := Skipped{Lines: st.Skipped}
+	s := Skipped{Lines: st.Skipped, Rounded: st.Rounded}
 	for _, e := range st.Errors {
 		s.Errors = append(s.Errors, e.Error())
 	}
@@ -137,6 +154,7 @@ func SkippedOf(st swf.Stats) Skipped {
 // (more than one log: which log the line is in).
 func (s *Skipped) Add(name string, st swf.Stats, named bool) {
 	s.Lines += st.Skipped
+	s.Rounded += st.Rounded
 	for _, e := range st.Errors {
 		if len(s.Errors) == 100 {
 			break
