@@ -464,7 +464,8 @@ func (e inputError) Unwrap() error { return e.err }
 // invalid header and called trailing garbage an unexpected EOF).
 //
 // A file that is UTF-16 text (its byte-order mark first) is refused as
-// swf/convert refuses one input: the library sees the stream's start only,
+// swf/convert refuses one input, and a UTF-8 byte-order mark is dropped as
+// swf/convert drops one: the library sees the stream's start only,
 // and a second file in UTF-16 read as malformed lines ("header lacks
 // JobID", or every line skipped) that did not say why.
 //
@@ -494,14 +495,20 @@ func copyInput(w io.Writer, path string, stdin io.Reader, from string, st *copyS
 	}()
 	last := byte('\n')
 	buf := make([]byte, 64<<10)
-	// The first two bytes, read whole before anything is written (a
+	// The first three bytes, read whole before anything is written (a
 	// Read may return one byte).
-	n, err := io.ReadFull(r, buf[:2])
+	n, err := io.ReadFull(r, buf[:3])
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = nil // a file of 0 or 1 byte: the loop's Read sees its end
+		err = nil // a file of 0 to 2 bytes: the loop's Read sees its end
 	}
-	if n == 2 && (buf[0] == 0xff && buf[1] == 0xfe || buf[0] == 0xfe && buf[1] == 0xff) {
+	if n >= 2 && (buf[0] == 0xff && buf[1] == 0xfe || buf[0] == 0xfe && buf[1] == 0xff) {
 		return 0, inputError{inFile{path, &convert.FormatError{Want: from, Saw: "utf-16", Line: 1}}}
+	}
+	if n == 3 && string(buf[:3]) == "\xef\xbb\xbf" {
+		// A UTF-8 byte-order mark, which swf/convert drops at the
+		// stream's start only: in a second file it began a record (a
+		// PBS line "malformed", sacct's header "\ufeffJobID").
+		n = 0
 	}
 	for {
 		if err == nil && n == 0 {
