@@ -28,6 +28,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -46,6 +47,7 @@ import (
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/internal/progress"
+	"github.com/batchq/batchq/internal/utf16text"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
 )
@@ -463,7 +465,8 @@ func (e inputError) Unwrap() error { return e.err }
 // "truncated" or "corrupt" (compress/gzip refused the padding as an
 // invalid header and called trailing garbage an unexpected EOF).
 //
-// A file that is UTF-16 text (its byte-order mark first) is refused as
+// A file that is UTF-16 text (its byte-order mark first, or its first
+// line with a NUL beside every other byte) is refused as
 // swf/convert refuses one input, and a UTF-8 byte-order mark is dropped as
 // swf/convert drops one: the library sees the stream's start only,
 // and a second file in UTF-16 read as malformed lines ("header lacks
@@ -509,6 +512,19 @@ func copyInput(w io.Writer, path string, stdin io.Reader, from string, st *copyS
 		// stream's start only: in a second file it began a record (a
 		// PBS line "malformed", sacct's header "\ufeffJobID").
 		n = 0
+	}
+	if err == nil {
+		// The first line, as far as one more read brings it: UTF-16
+		// without a byte-order mark (a NUL beside every other byte, the
+		// rule swf/convert's sniff applies to the stream's start) in a
+		// second file was read as malformed lines, exit 0.
+		var m int
+		m, err = r.Read(buf[n:])
+		n += m
+		first, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+		if utf16text.Line(strings.TrimRight(string(first), "\r\x00")) {
+			return 0, inputError{inFile{path, &convert.FormatError{Want: from, Saw: "utf-16", Line: 1}}}
+		}
 	}
 	for {
 		if err == nil && n == 0 {

@@ -30,6 +30,27 @@ func TestUTF16EachInput(t *testing.T) {
 	if err := os.WriteFile(wide, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Without a byte-order mark, little- and big-endian: a NUL beside
+	// every other byte of the first line (a second such file was read as
+	// malformed lines, exit 0).
+	bare, bigEnd := filepath.Join(t.TempDir(), "bare.log"), filepath.Join(t.TempDir(), "bigend.log")
+	le := []byte(b.String()[2:])
+	be := make([]byte, len(le))
+	for i := 0; i+1 < len(le); i += 2 {
+		be[i], be[i+1] = le[i+1], le[i]
+	}
+	if err := os.WriteFile(bare, le, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bigEnd, be, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, wide := range []string{bare, bigEnd} {
+		code, _, stderr := runCmd(t, "", "-from", "pbs", "-o", os.DevNull, good, wide)
+		if code != exitError || !strings.HasPrefix(stderr, "convert: "+wide+": pbs: the input is UTF-16 text") {
+			t.Errorf("%s after %s: exit %d, %q; want exit 1 naming it as UTF-16", wide, good, code, stderr)
+		}
+	}
 	for _, args := range [][]string{{good, wide}, {wide, good}, {wide}, {good, good, wide}} {
 		code, _, stderr := runCmd(t, "", append([]string{"-from", "pbs", "-o", os.DevNull}, args...)...)
 		if code != exitError || !strings.HasPrefix(stderr, "convert: "+wide+": pbs: the input is UTF-16 text") {
