@@ -290,6 +290,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" {
 				msg += "; run with -from gpu" // (one -from reads the three, told apart from the input)
 			} else {
+				// The command's list, not the library's too: it said both,
+				// and the library's names nodes, which no -from reads.
+				if i := strings.LastIndex(msg, "; the formats read are "); i >= 0 {
+					msg = msg[:i]
+				}
 				msg += "; -from takes " + formatList
 			}
 		}
