@@ -20,6 +20,7 @@ const (
 	skipNoSubmit    = "no submit time"
 	skipArrayRange  = "pending array tasks"
 	skipArrayParent = "array parent record"
+	skipDuplicate   = "record listed again (overlapping dumps)"
 
 	noteUnlimited     = "time limit UNLIMITED"
 	notePartLimit     = "time limit Partition_Limit, partition limit unknown"
@@ -100,6 +101,7 @@ type builder struct {
 	rep    Report
 	recs   []record
 	latest map[string]int    // key → index in recs of its latest record
+	seen   map[dupSig]bool   // the records filed, to tell one listed again
 	gone   []bool            // recs[i] was replaced by a later attempt
 	names  map[string]string // one copy of each user, group, queue, job name, state
 
@@ -116,7 +118,7 @@ type builder struct {
 }
 
 func newBuilder(format string, opt *Options) *builder {
-	return &builder{format: format, opt: opt, latest: map[string]int{}, names: map[string]string{},
+	return &builder{format: format, opt: opt, latest: map[string]int{}, seen: map[dupSig]bool{}, names: map[string]string{},
 		rep: Report{Format: format, States: map[string]int{}, Skipped: map[string]int{}, Anomalies: map[string]int{}}}
 }
 
@@ -152,10 +154,21 @@ func (b *builder) fieldError(r *record, field, value string, err error) error {
 // skip counts a record that is not a job to write.
 func (b *builder) skip(reason string) { b.rep.Skipped[reason]++ }
 
-// add files r. A record whose key has an earlier record marked again
-// (a requeued attempt) replaces it; any other repeated key is a reused
-// job id and both are kept.
-func (b *builder) add(r record) {
+// dupSig is what tells a record listed twice: its job, times and state.
+type dupSig struct {
+	key, id, state     string
+	submit, start, end int64
+}
+
+// add files r and reports whether it was kept. A record whose key has an
+// earlier record marked again (a requeued attempt) replaces it; any other
+// repeated key is a reused job id and both are kept. A record that
+// repeats one filed (the same key, id, submit, start, end and state) is
+// that record listed again, as dumps of overlapping windows list the jobs
+// running across their bounds (or one file given twice): skipped,
+// counted. It was a second job ("job id reused"), or the earlier one's
+// later attempt, the job then written twice.
+func (b *builder) add(r record) bool {
 	r.order = len(b.recs)
 	// The strings are cut from the input line: keep copies, not the lines.
 	r.id, r.key = strings.Clone(r.id), strings.Clone(r.key)
@@ -163,6 +176,12 @@ func (b *builder) add(r record) {
 		*s = b.intern(*s)
 	}
 	if r.key != "" {
+		sig := dupSig{r.key, r.id, r.state, r.submit, r.start, r.end}
+		if b.seen[sig] {
+			b.skip(skipDuplicate)
+			return false
+		}
+		b.seen[sig] = true
 		if i, ok := b.latest[r.key]; ok {
 			if b.recs[i].again {
 				b.gone[i] = true
@@ -175,6 +194,7 @@ func (b *builder) add(r record) {
 	}
 	b.recs = append(b.recs, r)
 	b.gone = append(b.gone, false)
+	return true
 }
 
 func (b *builder) intern(s string) string {

@@ -77,6 +77,7 @@ type pbsJob struct {
 	ended    int64             // E record time, -1 none
 	deleted  int64             // D or A record time, -1 none
 	how      string            // the record type that ended it
+	reruns   int               // S records after the first: counted when the job is filed
 }
 
 type pbsParser struct {
@@ -130,8 +131,12 @@ func (p *pbsParser) record(line string, num int) error {
 	}
 	t := when.Unix()
 	j := p.jobs[id]
-	if j != nil && j.how != "" && typ == "Q" {
-		if err := p.close(j); err != nil { // the id is used again by a new job
+	if j != nil && (j.how != "" || j.startedS >= 0) && typ == "Q" {
+		// The id is used again by a new job, or queued again after it
+		// started (no rerun writes Q; a log given twice does): the
+		// first is closed, unfinished if it did not end, and the second
+		// S record no rerun of it.
+		if err := p.close(j); err != nil {
 			return err
 		}
 		j = nil
@@ -151,7 +156,7 @@ func (p *pbsParser) record(line string, num int) error {
 		}
 	case "S":
 		if j.startedS >= 0 {
-			b.rep.Requeued++
+			j.reruns++
 		}
 		j.startedS, j.attrs, j.r.line = t, kv, num
 	case "E":
@@ -187,7 +192,7 @@ func (p *pbsParser) close(j *pbsJob) error {
 		} else {
 			r.skip = skipUnfinished + " (queued)"
 		}
-		p.b.add(*r)
+		p.file(j)
 		return nil
 	}
 	kv := j.attrs
@@ -232,8 +237,17 @@ func (p *pbsParser) close(j *pbsJob) error {
 			}
 		}
 	}
-	p.b.add(*r)
+	p.file(j)
 	return p.err
+}
+
+// file adds j's record to the builder and, when kept (not a record
+// listed again: the log given twice), counts its reruns in
+// Report.Requeued.
+func (p *pbsParser) file(j *pbsJob) {
+	if p.b.add(j.r) {
+		p.b.rep.Requeued += j.reruns
+	}
 }
 
 // epoch reads an epoch-seconds attribute. An absent or unreadable one is

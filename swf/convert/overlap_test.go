@@ -1,0 +1,69 @@
+package convert
+
+import (
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Dumps of windows that overlap (daily sacct runs list the jobs running
+// across midnight in both), or one file given twice: a record listed again
+// is skipped and counted, not a second job ("job id reused") nor, for a
+// requeued job, its earlier attempt's successor (the job written twice),
+// and its steps do not add their CPU time again. (PBS: a log given twice,
+// its reruns counted once.)
+func TestOverlappingDumps(t *testing.T) {
+	const steps = "JobID|JobIDRaw|State|Submit|Start|End|AllocCPUS|TotalCPU|NTasks\n" +
+		"7|7|COMPLETED|2024-03-01T08:00:00|2024-03-01T08:01:00|2024-03-01T09:01:00|2|00:00:00|\n" +
+		"7.batch|7.batch|COMPLETED|2024-03-01T08:01:00|2024-03-01T08:01:00|2024-03-01T09:01:00|2|00:10:00|1\n" +
+		"7.0|7.0|COMPLETED|2024-03-01T08:01:00|2024-03-01T08:01:00|2024-03-01T09:01:00|2|00:20:00|2\n"
+	for _, c := range []struct {
+		name string
+		conv func(string) (*Result, error)
+		text string
+	}{
+		{"sacct", func(s string) (*Result, error) { return Sacct(strings.NewReader(s), Options{}) }, read(t, "testdata/sacct-parsable2.txt")},
+		{"sacct steps", func(s string) (*Result, error) { return Sacct(strings.NewReader(s), Options{}) }, steps},
+		{"jobcomp", func(s string) (*Result, error) { return Jobcomp(strings.NewReader(s), Options{}) }, read(t, "testdata/jobcomp.txt")},
+		{"pbs", func(s string) (*Result, error) { return PBS(strings.NewReader(s), Options{}) }, read(t, "testdata/pbs-torque.log")},
+	} {
+		once, err := c.conv(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		twice, err := c.conv(c.text + c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r1, r2 := once.Report, twice.Report
+		if !reflect.DeepEqual(twice.Jobs, once.Jobs) || !slices.Equal(twice.IDs, once.IDs) || r2.Requeued != r1.Requeued ||
+			!maps.Equal(r2.States, r1.States) || r2.Anomalies[noteIDReused] != r1.Anomalies[noteIDReused] {
+			t.Errorf("%s twice: %d jobs, %d requeued, states %v, anomalies %v; want those of once: %d, %d, %v, %v",
+				c.name, r2.Jobs, r2.Requeued, r2.States, r2.Anomalies, r1.Jobs, r1.Requeued, r1.States, r1.Anomalies)
+		}
+		if r2.Skipped["record listed again (overlapping dumps)"] == 0 {
+			t.Errorf("%s twice: skipped %v, want the records listed again counted", c.name, r2.Skipped)
+		}
+		if c.name != "pbs" {
+			sum := r2.Jobs + r2.Steps + r2.Requeued
+			for _, n := range r2.Skipped {
+				sum += n
+			}
+			if sum != r2.Records {
+				t.Errorf("%s twice: %d records, %d accounted for (%+v)", c.name, r2.Records, sum, r2)
+			}
+		}
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
