@@ -2,6 +2,7 @@ package convert
 
 import (
 	"cmp"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -101,7 +102,8 @@ type builder struct {
 	rep    Report
 	recs   []record
 	latest map[string]int    // key → index in recs of its latest record
-	seen   map[dupSig]bool   // the records filed, to tell one listed again
+	seen   map[uint64]int    // hash of a record's dupSig → its index in recs, to tell one listed again
+	seed   maphash.Seed
 	gone   []bool            // recs[i] was replaced by a later attempt
 	names  map[string]string // one copy of each user, group, queue, job name, state
 
@@ -118,7 +120,7 @@ type builder struct {
 }
 
 func newBuilder(format string, opt *Options) *builder {
-	return &builder{format: format, opt: opt, latest: map[string]int{}, seen: map[dupSig]bool{}, names: map[string]string{},
+	return &builder{format: format, opt: opt, latest: map[string]int{}, seen: map[uint64]int{}, seed: maphash.MakeSeed(), names: map[string]string{},
 		rep: Report{Format: format, States: map[string]int{}, Skipped: map[string]int{}, Anomalies: map[string]int{}}}
 }
 
@@ -160,6 +162,8 @@ type dupSig struct {
 	submit, start, end int64
 }
 
+func (r *record) sig() dupSig { return dupSig{r.key, r.id, r.state, r.submit, r.start, r.end} }
+
 // add files r and reports whether it was kept. A record whose key has an
 // earlier record marked again (a requeued attempt) replaces it; any other
 // repeated key is a reused job id and both are kept. A record that
@@ -176,12 +180,16 @@ func (b *builder) add(r record) bool {
 		*s = b.intern(*s)
 	}
 	if r.key != "" {
-		sig := dupSig{r.key, r.id, r.state, r.submit, r.start, r.end}
-		if b.seen[sig] {
+		// By a hash, a map entry of two words per record (the signature
+		// as the key was 72 bytes), checked on the record it names: a
+		// collision only misses a repeat.
+		sig := r.sig()
+		h := maphash.Comparable(b.seed, sig)
+		if i, ok := b.seen[h]; ok && b.recs[i].sig() == sig {
 			b.skip(skipDuplicate)
 			return false
 		}
-		b.seen[sig] = true
+		b.seen[h] = len(b.recs)
 		if i, ok := b.latest[r.key]; ok {
 			if b.recs[i].again {
 				b.gone[i] = true
