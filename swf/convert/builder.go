@@ -102,10 +102,10 @@ type builder struct {
 	rep    Report
 	recs   []record
 	latest map[string]int    // key → index in recs of its latest record
-	seen   map[uint64]int    // hash of a record's dupSig → its index in recs, to tell one listed again
-	seed   maphash.Seed
 	gone   []bool            // recs[i] was replaced by a later attempt
 	names  map[string]string // one copy of each user, group, queue, job name, state
+	seen   map[uint64]int    // hash of a record's dupSig → its index in recs, to tell one listed again
+	seed   maphash.Seed
 
 	// widthLine is the line of the last row filed as of another width
 	// than its header (csvRow): a field of it that then fails to read is
