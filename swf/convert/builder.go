@@ -22,6 +22,7 @@ const (
 	skipArrayRange  = "pending array tasks"
 	skipArrayParent = "array parent record"
 	skipDuplicate   = "record listed again (overlapping dumps)"
+	skipSuperseded  = "unfinished, a later record of the job follows (overlapping dumps)"
 
 	noteUnlimited     = "time limit UNLIMITED"
 	notePartLimit     = "time limit Partition_Limit, partition limit unknown"
@@ -191,10 +192,17 @@ func (b *builder) add(r record) bool {
 		}
 		b.seen[h] = len(b.recs)
 		if i, ok := b.latest[r.key]; ok {
-			if b.recs[i].again {
+			switch o := &b.recs[i]; {
+			case strings.HasPrefix(o.skip, skipUnfinished) && o.id == r.id && o.submit == r.submit:
+				// The job as an earlier dump saw it, unfinished: no
+				// attempt of a requeue (which sacct lists REQUEUED, with
+				// a submit of its own), as every job running across
+				// the bound of overlapping dumps was counted.
+				o.skip = skipSuperseded
+			case o.again:
 				b.gone[i] = true
 				b.rep.Requeued++
-			} else {
+			default:
 				r.note(noteIDReused)
 			}
 		}

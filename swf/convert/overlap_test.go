@@ -67,3 +67,27 @@ func read(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// A job unfinished in one dump and finished in the next (daily dumps, a
+// job running across midnight) is the later record, the earlier skipped
+// as such: it was counted as an earlier attempt of a requeued job.
+func TestUnfinishedThenFinished(t *testing.T) {
+	const head = "JobID|JobIDRaw|State|Submit|Start|End|AllocCPUS\n"
+	const day1 = head +
+		"8|8|RUNNING|2024-03-01T22:00:00|2024-03-01T23:00:00|Unknown|4\n" +
+		"9|9|PENDING|2024-03-01T23:30:00|Unknown|Unknown|0\n" +
+		"10|10|REQUEUED|2024-03-01T20:00:00|2024-03-01T20:01:00|2024-03-01T21:00:00|4\n"
+	const day2 = head +
+		"8|8|COMPLETED|2024-03-01T22:00:00|2024-03-01T23:00:00|2024-03-02T01:00:00|4\n" +
+		"9|9|COMPLETED|2024-03-01T23:30:00|2024-03-02T00:10:00|2024-03-02T00:20:00|4\n" +
+		"10|10|COMPLETED|2024-03-01T21:00:00|2024-03-01T21:05:00|2024-03-02T00:30:00|4\n"
+	res, err := Sacct(strings.NewReader(day1+day2), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report
+	if rep.Jobs != 3 || rep.Requeued != 1 || rep.Skipped["unfinished, a later record of the job follows (overlapping dumps)"] != 2 || len(rep.Anomalies) != 0 {
+		t.Errorf("%d jobs, %d requeued, skipped %v, anomalies %v; want 3 jobs, 1 requeued (job 10), 2 skipped as unfinished then finished",
+			rep.Jobs, rep.Requeued, rep.Skipped, rep.Anomalies)
+	}
+}
