@@ -240,7 +240,7 @@ func (pr *podReader) otherHeader(line string, num int) (bool, error) {
 		return false, nil // a row: no allocation (csvKind's split)
 	}
 	f, _, err := splitCSV(line, nil)
-	if err != nil || csvKind(line) != "alibaba" || pr.t.isHeader(f) {
+	if err != nil || !allNames(f) || csvKind(line) != "alibaba" || pr.t.isHeader(f) {
 		return false, nil // (csvRow reports it, or skips the repeated header)
 	}
 	t, _, err := newTable(line, podColumns)

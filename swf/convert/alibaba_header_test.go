@@ -36,3 +36,20 @@ func TestAlibabaOtherHeader(t *testing.T) {
 		t.Errorf("a list without times after one with: %v; want an error at line 4", err)
 	}
 }
+
+// A pod row holding a column's name as a value (a pod named "cpu_milli")
+// is a row, not a header: it stopped the conversion ("another header line
+// with other columns").
+func TestAlibabaRowLikeHeader(t *testing.T) {
+	const list = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n" +
+		"p1,4000,8192,1,1000,,LS,Succeeded,10,100,20\n" +
+		"cpu_milli,2000,4096,0,0,,BE,Failed,30,90,40\n" +
+		"p3,2000,4096,0,0,,BE,Failed,50,90,60\n"
+	res, err := Alibaba(strings.NewReader(list), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := res.Report; rep.Jobs != 3 || len(rep.Skipped) != 0 || res.IDs[1] != "cpu_milli" {
+		t.Errorf("%d jobs %v, skipped %v; want 3, the pod named cpu_milli among them", rep.Jobs, res.IDs, rep.Skipped)
+	}
+}

@@ -243,12 +243,12 @@ func (g *gpuReader) otherHeader(line string, num int) (bool, error) {
 	if !hasFold(line, "submit_time") {
 		return false, nil // a row: no allocation (csvKind's split, TestGPUTraceMemory)
 	}
+	if f, _, err := splitCSV(line, nil); err != nil || !allNames(f) || g.t.isHeader(f) {
+		return false, nil // (csvRow skips the repeated header)
+	}
 	kind := csvKind(line)
 	if kind != "helios" && kind != "acme" {
 		return false, nil
-	}
-	if f, _, err := splitCSV(line, nil); err != nil || g.t.isHeader(f) {
-		return false, nil // (csvRow skips the repeated header)
 	}
 	b := g.b
 	if kind != b.format {

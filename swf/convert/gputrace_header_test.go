@@ -65,3 +65,20 @@ func TestGPUTraceOtherHeader(t *testing.T) {
 		t.Errorf("Seren then Helios: %v; want an error at line %d naming Helios's header", err, len(lines)+1)
 	}
 }
+
+// A row holding columns' names as values is a row, not a header whose
+// columns (its numbers and times) would apply to the rows behind it.
+func TestGPUTraceRowLikeHeader(t *testing.T) {
+	const table = "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration\n" +
+		"j1,u1,vc1,1,2,1,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:01:00,2020-04-01 01:00:00,3540\n" +
+		"job_id,submit_time,vc1,gpu_num,2,1,COMPLETED,2020-04-01 00:00:00,start_time,2020-04-01 01:00:00,3540\n" +
+		"j3,u1,vc1,1,2,1,COMPLETED,2020-04-01 00:02:00,2020-04-01 00:03:00,2020-04-01 01:00:00,3420\n"
+	res, err := GPUTrace(strings.NewReader(table), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report
+	if rep.Jobs != 2 || rep.Skipped[skipMalformed] != 1 || rep.Skipped["another header line"] != 0 || res.IDs[1] != "j3" {
+		t.Errorf("%d jobs %v, skipped %v; want j1 and j3, the odd row malformed (gpu_num)", rep.Jobs, res.IDs, rep.Skipped)
+	}
+}
