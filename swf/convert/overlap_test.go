@@ -91,3 +91,31 @@ func TestUnfinishedThenFinished(t *testing.T) {
 			rep.Jobs, rep.Requeued, rep.Skipped, rep.Anomalies)
 	}
 }
+
+// A PBS log given twice whose job was rerun and still running at its end,
+// then the log of the day it ended: one job, one rerun. The first copy's
+// record had no submit, so the job written was "job id reused" and that
+// record "not finished at dump"; and its rerun was counted for both.
+func TestPBSUnfinishedGivenTwice(t *testing.T) {
+	const attrs = "user=dave group=bio jobname=chkpt queue=batch ctime=1709281140 qtime=1709281140 etime=1709281140 " +
+		"owner=dave@login1 exec_host=n08/0-3 Resource_List.nodes=1:ppn=4 Resource_List.walltime=00:30:00"
+	const day1 = "03/01/2024 08:19:00;Q;106.head;queue=batch\n" +
+		"03/01/2024 08:20:00;S;106.head;" + attrs + " start=1709281200\n" +
+		"03/01/2024 08:25:00;R;106.head;requestor=root@head\n" +
+		"03/01/2024 08:26:00;S;106.head;" + attrs + " start=1709281560\n"
+	const day2 = "03/02/2024 08:31:05;E;106.head;" + attrs + " start=1709281560 end=1709368265 Exit_status=0\n"
+	once, err := PBS(strings.NewReader(day1+day2), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := PBS(strings.NewReader(day1+day1+day2), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, r2 := once.Report, twice.Report
+	if r1.Jobs != 1 || r1.Requeued != 1 || !reflect.DeepEqual(twice.Jobs, once.Jobs) || r2.Requeued != 1 || len(r2.Anomalies) != 0 ||
+		r2.Skipped[skipSuperseded] != 1 || r2.Skipped[skipUnfinished+" (running)"] != 0 {
+		t.Errorf("day 1 twice: %d jobs, %d requeued, skipped %v, anomalies %v; want those of once (%d, %d), the first copy's record superseded",
+			r2.Jobs, r2.Requeued, r2.Skipped, r2.Anomalies, r1.Jobs, r1.Requeued)
+	}
+}

@@ -85,6 +85,10 @@ type pbsParser struct {
 	jobs  map[string]*pbsJob
 	order []string // ids in order of first record, for a stable finish
 	err   error    // the first field error in strict mode
+	// counted holds the reruns counted for an unfinished job's record
+	// (its index in the builder's), which a later record of the job (the
+	// log given again) supersedes and counts again.
+	counted map[int]int
 }
 
 // bad notes an unreadable field of r; in strict mode the first error is
@@ -192,6 +196,15 @@ func (p *pbsParser) close(j *pbsJob) error {
 		} else {
 			r.skip = skipUnfinished + " (queued)"
 		}
+		// Its submit, as a finished job's is read, tells its later
+		// record (the log given again) from another job of the id: it
+		// was -1, and that record "job id reused".
+		r.submit = j.queued
+		for _, k := range []string{"qtime", "ctime"} {
+			if n, err := parseCount(j.attrs[k]); err == nil && n > 0 && n <= maxTime {
+				r.submit = n
+			}
+		}
 		p.file(j)
 		return nil
 	}
@@ -243,11 +256,26 @@ func (p *pbsParser) close(j *pbsJob) error {
 
 // file adds j's record to the builder and, when kept (not a record
 // listed again: the log given twice), counts its reruns in
-// Report.Requeued.
+// Report.Requeued, less those counted for its unfinished record that it
+// supersedes (counted twice).
 func (p *pbsParser) file(j *pbsJob) {
-	if p.b.add(j.r) {
-		p.b.rep.Requeued += j.reruns
+	b := p.b
+	prev, had := b.latest[j.r.key]
+	if !b.add(j.r) {
+		return
 	}
+	n := j.reruns
+	if had && b.recs[prev].skip == skipSuperseded {
+		n = max(n-p.counted[prev], 0)
+		delete(p.counted, prev)
+	}
+	if j.r.skip != "" && j.reruns > 0 {
+		if p.counted == nil {
+			p.counted = map[int]int{}
+		}
+		p.counted[len(b.recs)-1] = j.reruns
+	}
+	b.rep.Requeued += n
 }
 
 // epoch reads an epoch-seconds attribute. An absent or unreadable one is
