@@ -28,6 +28,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -46,6 +47,7 @@ import (
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/internal/progress"
+	"github.com/batchq/batchq/internal/utf16text"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
 )
@@ -288,6 +290,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" {
 				msg += "; run with -from gpu" // (one -from reads the three, told apart from the input)
 			} else {
+				// The command's list, not the library's too: it said both,
+				// and the library's names nodes, which no -from reads.
+				if i := strings.LastIndex(msg, "; the formats read are "); i >= 0 {
+					msg = msg[:i]
+				}
 				msg += "; -from takes " + formatList
 			}
 		}
@@ -463,8 +470,10 @@ func (e inputError) Unwrap() error { return e.err }
 // "truncated" or "corrupt" (compress/gzip refused the padding as an
 // invalid header and called trailing garbage an unexpected EOF).
 //
-// A file that is UTF-16 text (its byte-order mark first) is refused as
-// swf/convert refuses one input: the library sees the stream's start only,
+// A file that is UTF-16 text (its byte-order mark first, or its first
+// line with a NUL beside every other byte) is refused as
+// swf/convert refuses one input, and a UTF-8 byte-order mark is dropped as
+// swf/convert drops one: the library sees the stream's start only,
 // and a second file in UTF-16 read as malformed lines ("header lacks
 // JobID", or every line skipped) that did not say why.
 //
@@ -494,14 +503,33 @@ func copyInput(w io.Writer, path string, stdin io.Reader, from string, st *copyS
 	}()
 	last := byte('\n')
 	buf := make([]byte, 64<<10)
-	// The first two bytes, read whole before anything is written (a
+	// The first three bytes, read whole before anything is written (a
 	// Read may return one byte).
-	n, err := io.ReadFull(r, buf[:2])
+	n, err := io.ReadFull(r, buf[:3])
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = nil // a file of 0 or 1 byte: the loop's Read sees its end
+		err = nil // a file of 0 to 2 bytes: the loop's Read sees its end
 	}
-	if n == 2 && (buf[0] == 0xff && buf[1] == 0xfe || buf[0] == 0xfe && buf[1] == 0xff) {
+	if n >= 2 && (buf[0] == 0xff && buf[1] == 0xfe || buf[0] == 0xfe && buf[1] == 0xff) {
 		return 0, inputError{inFile{path, &convert.FormatError{Want: from, Saw: "utf-16", Line: 1}}}
+	}
+	if n == 3 && string(buf[:3]) == "\xef\xbb\xbf" {
+		// A UTF-8 byte-order mark, which swf/convert drops at the
+		// stream's start only: in a second file it began a record (a
+		// PBS line "malformed", sacct's header "\ufeffJobID").
+		n = 0
+	}
+	if err == nil {
+		// The first line, as far as one more read brings it: UTF-16
+		// without a byte-order mark (a NUL beside every other byte, the
+		// rule swf/convert's sniff applies to the stream's start) in a
+		// second file was read as malformed lines, exit 0.
+		var m int
+		m, err = r.Read(buf[n:])
+		n += m
+		first, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+		if utf16text.Line(strings.TrimRight(string(first), "\r\x00")) {
+			return 0, inputError{inFile{path, &convert.FormatError{Want: from, Saw: "utf-16", Line: 1}}}
+		}
 	}
 	for {
 		if err == nil && n == 0 {

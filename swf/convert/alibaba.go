@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -76,7 +77,9 @@ import (
 // memory_mib, num_gpu, gpu_milli or creation_time: a negative number, not
 // a number, out of range; with Options.Strict the *ParseError names the
 // line and the column), "no submit time" (an empty creation_time),
-// "repeated header line". Anomalies (jobs written): "start before
+// "repeated header line", "another header line" (lists concatenated: the
+// same columns in another order, which apply from there on, noted; other
+// columns are an error). Anomalies (jobs written): "start before
 // submit", "end before start", "no end time", "deletion before creation",
 // "no scheduled_time" (a pod that ran), "Pending with a scheduled_time"
 // (ignored), the two censoring notes above, "unknown pod_phase" (status
@@ -223,8 +226,42 @@ var absentColumn = map[string]string{
 	"scheduled_time": "wait and run time -1",
 }
 
+// otherHeader reads a header line among the rows that is not the first
+// one repeated (pod lists concatenated, each with its header): one with
+// the same columns in another order applies from there on (skipped
+// "another header line", noted); one with other columns is an error, the
+// list's columns deciding for all its pods (a list without creation_time
+// submits every pod at 0). Read as a row, it was a malformed record and
+// the rows behind it read by the first header's columns ("no submit
+// time" for all of openb_pod_list_multigpu20.csv's). It reports whether
+// line was such a header.
+func (pr *podReader) otherHeader(line string, num int) (bool, error) {
+	if !hasFold(line, "cpu_milli") {
+		return false, nil // a row: no allocation (csvKind's split)
+	}
+	f, _, err := splitCSV(line, nil)
+	if err != nil || !allNames(f) || csvKind(line) != "alibaba" || pr.t.isHeader(f) {
+		return false, nil // (csvRow reports it, or skips the repeated header)
+	}
+	t, _, err := newTable(line, podColumns)
+	if err != nil {
+		return true, &ParseError{Format: "alibaba", Line: num, Err: err}
+	}
+	if !maps.EqualFunc(t.col, pr.t.col, func(int, int) bool { return true }) {
+		return true, &ParseError{Format: "alibaba", Line: num, Value: clip(line),
+			Err: errors.New("another header line with other columns (pod lists concatenated): convert one pod list at a time")}
+	}
+	pr.t = t
+	pr.b.skip("another header line")
+	pr.b.rep.Notes = append(pr.b.rep.Notes, fmt.Sprintf("line %d: another header line; its columns apply from there on", num))
+	return true, nil
+}
+
 // row reads one pod.
 func (pr *podReader) row(line string, num int, buf []string) ([]string, error) {
+	if ok, err := pr.otherHeader(line, num); ok || err != nil {
+		return buf, err
+	}
 	b, t := pr.b, pr.t
 	row, width, ok, err := b.csvRow(t, line, num, buf)
 	if !ok {

@@ -168,6 +168,21 @@ func (t *table) label(name string) string {
 	return name
 }
 
+// allNames reports whether every field of a line is a column's name (a
+// letter or "_" first), as a header's are: a row's numbers (cpu_milli,
+// gpu_num) are digits or empty. A row holding a column's name as a value
+// (a pod named "cpu_milli") is no header to switch to: it stopped the
+// conversion, or its values became the columns of the rows behind it.
+func allNames(f []string) bool {
+	for _, v := range f {
+		v = normColumn(v)
+		if v == "" || v[0] != '_' && (v[0] < 'a' || v[0] > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
 // isHeader reports whether a row repeats the header line, as in files
 // concatenated with their headers.
 func (t *table) isHeader(row []string) bool {

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"cmp"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -20,6 +21,8 @@ const (
 	skipNoSubmit    = "no submit time"
 	skipArrayRange  = "pending array tasks"
 	skipArrayParent = "array parent record"
+	skipDuplicate   = "record listed again (overlapping dumps)"
+	skipSuperseded  = "unfinished, a later record of the job follows (overlapping dumps)"
 
 	noteUnlimited     = "time limit UNLIMITED"
 	notePartLimit     = "time limit Partition_Limit, partition limit unknown"
@@ -102,6 +105,8 @@ type builder struct {
 	latest map[string]int    // key → index in recs of its latest record
 	gone   []bool            // recs[i] was replaced by a later attempt
 	names  map[string]string // one copy of each user, group, queue, job name, state
+	seen   map[uint64]int    // hash of a record's dupSig → its index in recs, to tell one listed again
+	seed   maphash.Seed
 
 	// widthLine is the line of the last row filed as of another width
 	// than its header (csvRow): a field of it that then fails to read is
@@ -116,7 +121,7 @@ type builder struct {
 }
 
 func newBuilder(format string, opt *Options) *builder {
-	return &builder{format: format, opt: opt, latest: map[string]int{}, names: map[string]string{},
+	return &builder{format: format, opt: opt, latest: map[string]int{}, seen: map[uint64]int{}, seed: maphash.MakeSeed(), names: map[string]string{},
 		rep: Report{Format: format, States: map[string]int{}, Skipped: map[string]int{}, Anomalies: map[string]int{}}}
 }
 
@@ -152,10 +157,23 @@ func (b *builder) fieldError(r *record, field, value string, err error) error {
 // skip counts a record that is not a job to write.
 func (b *builder) skip(reason string) { b.rep.Skipped[reason]++ }
 
-// add files r. A record whose key has an earlier record marked again
-// (a requeued attempt) replaces it; any other repeated key is a reused
-// job id and both are kept.
-func (b *builder) add(r record) {
+// dupSig is what tells a record listed twice: its job, times and state.
+type dupSig struct {
+	key, id, state     string
+	submit, start, end int64
+}
+
+func (r *record) sig() dupSig { return dupSig{r.key, r.id, r.state, r.submit, r.start, r.end} }
+
+// add files r and reports whether it was kept. A record whose key has an
+// earlier record marked again (a requeued attempt) replaces it; any other
+// repeated key is a reused job id and both are kept. A record that
+// repeats one filed (the same key, id, submit, start, end and state) is
+// that record listed again, as dumps of overlapping windows list the jobs
+// running across their bounds (or one file given twice): skipped,
+// counted. It was a second job ("job id reused"), or the earlier one's
+// later attempt, the job then written twice.
+func (b *builder) add(r record) bool {
 	r.order = len(b.recs)
 	// The strings are cut from the input line: keep copies, not the lines.
 	r.id, r.key = strings.Clone(r.id), strings.Clone(r.key)
@@ -163,11 +181,28 @@ func (b *builder) add(r record) {
 		*s = b.intern(*s)
 	}
 	if r.key != "" {
+		// By a hash, a map entry of two words per record (the signature
+		// as the key was 72 bytes), checked on the record it names: a
+		// collision only misses a repeat.
+		sig := r.sig()
+		h := maphash.Comparable(b.seed, sig)
+		if i, ok := b.seen[h]; ok && b.recs[i].sig() == sig {
+			b.skip(skipDuplicate)
+			return false
+		}
+		b.seen[h] = len(b.recs)
 		if i, ok := b.latest[r.key]; ok {
-			if b.recs[i].again {
+			switch o := &b.recs[i]; {
+			case strings.HasPrefix(o.skip, skipUnfinished) && o.id == r.id && o.submit == r.submit:
+				// The job as an earlier dump saw it, unfinished: no
+				// attempt of a requeue (which sacct lists REQUEUED, with
+				// a submit of its own), as every job running across
+				// the bound of overlapping dumps was counted.
+				o.skip = skipSuperseded
+			case o.again:
 				b.gone[i] = true
 				b.rep.Requeued++
-			} else {
+			default:
 				r.note(noteIDReused)
 			}
 		}
@@ -175,6 +210,7 @@ func (b *builder) add(r record) {
 	}
 	b.recs = append(b.recs, r)
 	b.gone = append(b.gone, false)
+	return true
 }
 
 func (b *builder) intern(s string) string {

@@ -229,7 +229,7 @@ func TestSacctFormatted(t *testing.T) {
 		"unknown state": 1, "unreadable Start": 1})
 	for i, want := range []string{
 		`convert: sacct line 13: 6 fields, the header has 18`,
-		`convert: sacct line 14, field Start: "2024-13-45T00:00:00": not a time (YYYY-MM-DDTHH:MM:SS, epoch seconds, Unknown or None)`,
+		`convert: sacct line 14, field Start: "2024-13-45T00:00:00": not a time (YYYY-MM-DDTHH:MM:SS with an optional offset, epoch seconds, Unknown or None)`,
 	} {
 		if i < len(r.Errors) && r.Errors[i].Error() != want {
 			t.Errorf("error %d: %v, want %s", i, r.Errors[i], want)

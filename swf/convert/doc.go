@@ -21,8 +21,9 @@
 //	SLURM_TIME_FORMAT=%s sacct --allusers --duplicates --parsable2 \
 //	    --starttime 2024-01-01 --endtime now --format <SacctFormat>
 //
-// SLURM_TIME_FORMAT=%s prints epoch seconds, which need no time zone;
-// without it sacct prints local times, to be read with Options.Location.
+// SLURM_TIME_FORMAT=%s prints epoch seconds, which need no time zone, as
+// "%FT%T%z" times with their offset do; without it sacct prints local
+// times, to be read with Options.Location.
 // --duplicates lists every attempt of a requeued job; steps stay in (no
 // -X) because they carry the memory used.
 //

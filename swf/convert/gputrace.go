@@ -70,7 +70,10 @@ import (
 // Jobs + Σ Skipped. Skipped: "malformed record" (an unreadable
 // submit_time, gpu_num, cpu_num, node_num or mem_per_pod_GB; a Philly job
 // that is not an object of the schema), "no submit time", "not finished
-// at dump (STATE)", "repeated header line". Anomalies (jobs written): "CPU
+// at dump (STATE)", "repeated header line", "another header line" (files
+// concatenated: a header of the same table with other columns, which
+// apply from there on, noted; one of the other table is an error).
+// Anomalies (jobs written): "CPU
 // job (0 GPUs)", "no job id" (the ID is "line N"), "job id reused" (both
 // kept), "unreadable FIELD" (start_time, end_time, duration: -1),
 // "start before submit", "end before start", "no end time", "ended
@@ -213,18 +216,65 @@ func (g *gpuReader) header(s string, line int) error {
 	if err != nil {
 		return &ParseError{Format: g.b.format, Line: line, Err: err}
 	}
-	g.t = t
-	g.b.rep.Notes = append(g.b.rep.Notes, notes...)
 	for _, c := range []string{"state", "end_time", "cpu_num", "node_num"} {
 		if !t.has(c) {
-			g.b.rep.Notes = append(g.b.rep.Notes, "no column "+c)
+			notes = append(notes, "no column "+c)
 		}
 	}
+	if g.t != nil { // a later header: its notes say where
+		for i, n := range notes {
+			notes[i] = fmt.Sprintf("line %d: %s", line, n)
+		}
+	}
+	g.t = t
+	g.b.rep.Notes = append(g.b.rep.Notes, notes...)
 	return nil
+}
+
+// otherHeader reads a header line among the rows that is not the first
+// one repeated (files concatenated, each with its header: Acme's Seren
+// and Kalos tables, or a table exported again with its columns in another
+// order): its columns apply from there on, as a later sacct header's do.
+// Read as a row, it was a malformed record and every row behind it
+// another, or read by the first header's columns when as many. A header
+// of the other table (Helios's in Acme's) is an error: one trace per
+// conversion. It reports whether line was such a header.
+func (g *gpuReader) otherHeader(line string, num int) (bool, error) {
+	if !hasFold(line, "submit_time") {
+		return false, nil // a row: no allocation (csvKind's split, TestGPUTraceMemory)
+	}
+	if f, _, err := splitCSV(line, nil); err != nil || !allNames(f) || g.t.isHeader(f) {
+		return false, nil // (csvRow skips the repeated header)
+	}
+	kind := csvKind(line)
+	if kind != "helios" && kind != "acme" {
+		return false, nil
+	}
+	b := g.b
+	if kind != b.format {
+		return true, &ParseError{Format: b.format, Line: num, Value: clip(line),
+			Err: fmt.Errorf("the header of %s among the rows of %s: convert one trace at a time", formatNames[kind], formatNames[b.format])}
+	}
+	b.skip("another header line")
+	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("line %d: another header line; its columns apply from there on", num))
+	return true, g.header(line, num)
+}
+
+// hasFold reports whether s holds sub, a lower-case ASCII word, in any case.
+func hasFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // row reads one job of a Helios or Acme table.
 func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
+	if ok, err := g.otherHeader(line, num); ok || err != nil {
+		return buf, err
+	}
 	b, t := g.b, g.t
 	row, width, ok, err := b.csvRow(t, line, num, buf)
 	if !ok {

@@ -15,7 +15,8 @@ const defaultMaxErrors = 100
 // size.
 type Options struct {
 	// Location is the time zone of textual timestamps: sacct's Submit,
-	// Start and End (unless sacct ran with SLURM_TIME_FORMAT=%s), the
+	// Start and End (unless sacct ran with SLURM_TIME_FORMAT=%s, or a
+	// format with the offset, %FT%T%z, which is kept), the
 	// jobcomp file's times, the PBS log's own time stamps, and the Helios
 	// and Philly job tables' times (GPUTrace; Acme's carry their offset).
 	// Slurm and PBS write them in the local time of the machine that wrote

@@ -77,6 +77,7 @@ type pbsJob struct {
 	ended    int64             // E record time, -1 none
 	deleted  int64             // D or A record time, -1 none
 	how      string            // the record type that ended it
+	reruns   int               // S records after the first: counted when the job is filed
 }
 
 type pbsParser struct {
@@ -84,6 +85,10 @@ type pbsParser struct {
 	jobs  map[string]*pbsJob
 	order []string // ids in order of first record, for a stable finish
 	err   error    // the first field error in strict mode
+	// counted holds the reruns counted for an unfinished job's record
+	// (its index in the builder's), which a later record of the job (the
+	// log given again) supersedes and counts again.
+	counted map[int]int
 }
 
 // bad notes an unreadable field of r; in strict mode the first error is
@@ -130,8 +135,12 @@ func (p *pbsParser) record(line string, num int) error {
 	}
 	t := when.Unix()
 	j := p.jobs[id]
-	if j != nil && j.how != "" && typ == "Q" {
-		if err := p.close(j); err != nil { // the id is used again by a new job
+	if j != nil && (j.how != "" || j.startedS >= 0) && typ == "Q" {
+		// The id is used again by a new job, or queued again after it
+		// started (no rerun writes Q; a log given twice does): the
+		// first is closed, unfinished if it did not end, and the second
+		// S record no rerun of it.
+		if err := p.close(j); err != nil {
 			return err
 		}
 		j = nil
@@ -151,7 +160,7 @@ func (p *pbsParser) record(line string, num int) error {
 		}
 	case "S":
 		if j.startedS >= 0 {
-			b.rep.Requeued++
+			j.reruns++
 		}
 		j.startedS, j.attrs, j.r.line = t, kv, num
 	case "E":
@@ -187,7 +196,16 @@ func (p *pbsParser) close(j *pbsJob) error {
 		} else {
 			r.skip = skipUnfinished + " (queued)"
 		}
-		p.b.add(*r)
+		// Its submit, as a finished job's is read, tells its later
+		// record (the log given again) from another job of the id: it
+		// was -1, and that record "job id reused".
+		r.submit = j.queued
+		for _, k := range []string{"qtime", "ctime"} {
+			if n, err := parseCount(j.attrs[k]); err == nil && n > 0 && n <= maxTime {
+				r.submit = n
+			}
+		}
+		p.file(j)
 		return nil
 	}
 	kv := j.attrs
@@ -232,8 +250,32 @@ func (p *pbsParser) close(j *pbsJob) error {
 			}
 		}
 	}
-	p.b.add(*r)
+	p.file(j)
 	return p.err
+}
+
+// file adds j's record to the builder and, when kept (not a record
+// listed again: the log given twice), counts its reruns in
+// Report.Requeued, less those counted for its unfinished record that it
+// supersedes (counted twice).
+func (p *pbsParser) file(j *pbsJob) {
+	b := p.b
+	prev, had := b.latest[j.r.key]
+	if !b.add(j.r) {
+		return
+	}
+	n := j.reruns
+	if had && b.recs[prev].skip == skipSuperseded {
+		n = max(n-p.counted[prev], 0)
+		delete(p.counted, prev)
+	}
+	if j.r.skip != "" && j.reruns > 0 {
+		if p.counted == nil {
+			p.counted = map[int]int{}
+		}
+		p.counted[len(b.recs)-1] = j.reruns
+	}
+	b.rep.Requeued += n
 }
 
 // epoch reads an epoch-seconds attribute. An absent or unreadable one is

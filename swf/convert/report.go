@@ -74,8 +74,13 @@ type Result struct {
 //
 // Skipped: "malformed record"; "not finished at dump (STATE)"; "requeued,
 // pending again at dump"; "revoked federated copy"; "no submit time";
-// "pending array tasks"; "array parent record" and "record type X (not a
-// job event)" (PBS).
+// "pending array tasks"; "record listed again (overlapping dumps)" (the
+// same job id, submit, start, end and state as a record read: sacct dumps
+// of windows that overlap list the jobs running across their bounds in
+// both; its steps are not read again); "unfinished, a later record of the
+// job follows (overlapping dumps)" (a job RUNNING or PENDING in one dump,
+// with its end in the next); "array parent record" and "record
+// type X (not a job event)" (PBS).
 //
 // Anomalies (jobs written): "time limit UNLIMITED"; "time limit
 // Partition_Limit, partition limit unknown" (or "... from Options");

@@ -132,6 +132,7 @@ type sacctParser struct {
 	trailing bool           // --parsable: every line ends in a delimiter
 	orphans  int            // steps whose job line was not seen
 	headers  int            // header lines read
+	dup      string         // key of the last job line, when it repeated a record filed
 }
 
 func (p *sacctParser) header(line string, num int) error {
@@ -262,7 +263,10 @@ func (p *sacctParser) record(line string, num int) error {
 		return err
 	}
 	finishSlurm(&r)
-	b.add(r)
+	p.dup = ""
+	if !b.add(r) {
+		p.dup = key // its steps are the filed record's, read already
+	}
 	return nil
 }
 
@@ -475,6 +479,9 @@ func (p *sacctParser) reqMem(r *record, get func(string) string, nodes int64) er
 func (p *sacctParser) step(key string, get func(string) string, num int) error {
 	b := p.b
 	b.rep.Steps++
+	if key == p.dup {
+		return nil // (its CPU time was added twice)
+	}
 	r := b.last(key)
 	if r == nil {
 		p.orphans++

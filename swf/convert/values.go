@@ -15,7 +15,7 @@ var (
 	errNumber   = errors.New("not a number")
 	errDuration = errors.New("not a duration ([D-]HH:MM:SS, MM:SS[.mmm] or seconds)")
 	errSize     = errors.New("not a size (a number and an optional unit K, M, G, T, P, or kb, mb, gb ...)")
-	errTime     = errors.New("not a time (YYYY-MM-DDTHH:MM:SS, epoch seconds, Unknown or None)")
+	errTime     = errors.New("not a time (YYYY-MM-DDTHH:MM:SS with an optional offset, epoch seconds, Unknown or None)")
 	errRange    = errors.New("value out of range")
 	errFuture   = errors.New("a time after the year 2200")
 	errProcs    = errors.New("more than 16777216 processors (no machine has as many)")
@@ -156,8 +156,10 @@ func parseSize(s string, bare float64) (float64, error) {
 }
 
 // parseTime reads a Slurm timestamp: the default "2006-01-02T15:04:05" in
-// loc, or epoch seconds (SLURM_TIME_FORMAT=%s). "Unknown", "None", "N/A",
-// "" and 0 mean unknown (-1).
+// loc, the same with its own offset or Z (SLURM_TIME_FORMAT="%FT%T%z":
+// "2024-03-01T08:00:00+0100", "+01:00"), which loc does not change, or
+// epoch seconds (SLURM_TIME_FORMAT=%s). "Unknown", "None", "N/A", "" and
+// 0 mean unknown (-1).
 func parseTime(s string, loc *time.Location) (int64, error) {
 	switch s {
 	case "", "Unknown", "None", "N/A", "0", "(null)":
@@ -174,6 +176,13 @@ func parseTime(s string, loc *time.Location) (int64, error) {
 		return n, nil
 	}
 	t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc)
+	for _, zoned := range []string{"2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05Z0700"} {
+		if err != nil {
+			// A time with its offset was every job's "no submit time":
+			// a log of 0 jobs.
+			t, err = time.Parse(zoned, s)
+		}
+	}
 	if err != nil {
 		return 0, errTime
 	}

@@ -60,13 +60,17 @@ func TestParseTime(t *testing.T) {
 		{"2024-03-01T08:00:00", time.UTC, 1709280000}, {"2024-03-01T09:00:00", cet, 1709280000},
 		{"1709280000", time.UTC, 1709280000}, {"Unknown", time.UTC, -1}, {"None", time.UTC, -1},
 		{"", time.UTC, -1}, {"0", time.UTC, -1},
+		// SLURM_TIME_FORMAT="%FT%T%z": the offset, not loc, says the zone.
+		{"2024-03-01T09:00:00+0100", time.UTC, 1709280000}, {"2024-03-01T03:00:00-05:00", cet, 1709280000},
+		{"2024-03-01T08:00:00Z", cet, 1709280000},
 	} {
 		got, err := parseTime(c.in, c.loc)
 		if err != nil || got != c.want {
 			t.Errorf("parseTime(%q) = %v, %v; want %v", c.in, got, err, c.want)
 		}
 	}
-	for _, bad := range []string{"2024-13-01T00:00:00", "yesterday", "03/01/2024", "1969-01-01T00:00:00", "99999999999999999999"} {
+	for _, bad := range []string{"2024-13-01T00:00:00", "yesterday", "03/01/2024", "1969-01-01T00:00:00", "99999999999999999999",
+		"2024-03-01T08:00:00+25:00", "2024-03-01T08:00:00 +0100", "2024-03-01T08:00:00+01"} {
 		if v, err := parseTime(bad, time.UTC); err == nil {
 			t.Errorf("parseTime(%q) = %v, want an error", bad, v)
 		}
