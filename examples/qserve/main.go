@@ -124,7 +124,7 @@ func (f *levelsFlag) Set(v string) error {
 		out = append(out, karnak.Level{Quantile: q, Confidence: c})
 	}
 	if err := (karnak.Config{Levels: out}).Validate(); err != nil {
-		return err
+		return errors.New(settingError(err))
 	}
 	*f = out
 	return nil
@@ -157,11 +157,16 @@ func (f neighborsFlag) Set(v string) error {
 		return fmt.Errorf("%q, want N or system=N with N an integer", v)
 	}
 	if err := (karnak.Config{Neighbors: map[string]int{name: n}}).Validate(); err != nil {
-		return err
+		return errors.New(settingError(err))
 	}
 	f[name] = n
 	return nil
 }
+
+// settingError is the message of karnak.Config.Validate's err for a
+// flag's usage error: the flag names the setting, so the library's
+// "karnak: " prefix goes.
+func settingError(err error) string { return strings.TrimPrefix(err.Error(), "karnak: ") }
 
 // timeouts are the http.Server's; every one is set, so that slow bodies
 // and idle connections are dropped.
@@ -254,7 +259,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// -neighbors are checked: before the service listens (a bad -rate
 	// or -speed started it, then stopped it with exit 1).
 	if err := (karnak.Config{History: *history, Rate: *rate, Burst: *burst}).Validate(); err != nil {
-		return cli.UsageError{Msg: err.Error()}
+		return cli.UsageError{Msg: settingError(err)}
 	}
 	if !(*speed > 0) || math.IsInf(*speed, 1) {
 		return cli.Usagef("speed: %v, want trace seconds per wall-clock second > 0", *speed)
@@ -281,7 +286,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// the service hold at worst must fit in a server's memory (1 TiB), or
 	// the counts bound nothing.
 	if err := (karnak.Config{MaxSystems: *maxSystems, MaxQueues: *maxQueues, MaxLiveJobs: *maxLiveJobs}).Validate(); err != nil {
-		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(strings.TrimPrefix(err.Error(), "karnak: "))
+		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(settingError(err))
 		return cli.UsageError{Msg: "serve: " + msg}
 	}
 	if *fixed < 0 {

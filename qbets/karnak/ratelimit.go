@@ -197,7 +197,7 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 		}
 		a, err := netip.ParseAddr(s)
 		if err != nil {
-			return nil, fmt.Errorf("TrustedProxies[%d]: %q is not an address or a prefix such as 10.0.0.0/8", i, s)
+			return nil, fmt.Errorf("karnak: TrustedProxies[%d]: %q is not an address or a prefix such as 10.0.0.0/8", i, s)
 		}
 		a = a.Unmap()
 		out = append(out, netip.PrefixFrom(a, a.BitLen()))
