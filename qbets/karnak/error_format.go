@@ -25,9 +25,16 @@ type errorBody struct {
 // in too: the path's extension (.txt, .json, .xml, .html), else a
 // prediction POST's ?format=, else, for a GET without one, the Accept
 // header (negotiate: a browser gets a page); text otherwise (the event
-// batches and the repairs, which choose no representation, and a format
-// that is not one). byAccept says the Accept header chose.
+// batches and the repairs, which choose no representation, every path
+// under /karnak/admin/ included, and a format that is not one). byAccept says the Accept header chose.
 func errorFormat(r *http.Request) (ext string, byAccept bool) {
+	// The repairs' path is theirs whatever it ends with: a mistyped
+	// repair ("drop.xml") is a repair's error, text, not a resource's
+	// (its 401 and 404 were XML). A path no route has otherwise answers
+	// in the format its extension names, as a resource's error does.
+	if strings.HasPrefix(r.URL.Path, "/karnak/admin/") {
+		return "txt", false
+	}
 	if base := path.Base(r.URL.Path); strings.Contains(base, ".") {
 		if ext := path.Ext(base)[1:]; knownFormat(ext) {
 			return ext, false
