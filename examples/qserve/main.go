@@ -612,9 +612,12 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	}
 	// Every location's answer is printed, and a location that got an
 	// error makes the exit status 1 (it was 0: partialError).
-	body, err := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxWouldAnswer+1))
 	if err != nil {
 		return err
+	}
+	if len(body) > maxWouldAnswer {
+		return fmt.Errorf("%s: the answer is longer than %d MiB, which no answer of the service's is: not printed", cmd, maxWouldAnswer>>20)
 	}
 	if _, err := stdout.Write(body); err != nil {
 		return err
@@ -624,6 +627,13 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// maxWouldAnswer bounds the kwould answer the client reads whole (to
+// count its failed locations): the service's is at most maxLocations
+// (100) predictions, far less; a server that sent an
+// endless answer filled the client's memory (io.ReadAll) until the
+// 30 s timeout, at loopback speed several GB (TestWouldAnswerBounded).
+const maxWouldAnswer = 16 << 20
 
 // pagesHint tells a script reading ksystems' JSON or XML (the service's
 // representation, printed as it is: a script that reads its array keeps
