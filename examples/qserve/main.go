@@ -632,7 +632,7 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 // count its failed locations): the service's is at most maxLocations
 // (100) predictions, far less; a server that sent an
 // endless answer filled the client's memory (io.ReadAll) until the
-// 30 s timeout, at loopback speed several GB (TestWouldAnswerBounded).
+// 30 s timeout (476 MiB on loopback: TestWouldAnswerBounded).
 const maxWouldAnswer = 16 << 20
 
 // pagesHint tells a script reading ksystems' JSON or XML (the service's
