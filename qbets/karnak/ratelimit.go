@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -88,10 +89,22 @@ func (l *limiter) allowN(client string, n int) (bool, time.Duration) {
 	}
 	b.at = now
 	if b.tokens < need {
-		return false, time.Duration((need - b.tokens) / l.rate * float64(time.Second))
+		return false, l.waitFor(need - b.tokens)
 	}
 	b.tokens -= need
 	return true, 0
+}
+
+// waitFor is how long the bucket takes to gain tokens tokens, at most
+// the longest Duration: at a rate below about 10^-10 a second (which
+// Validate takes: any finite rate is one) a token takes longer than a
+// Duration holds, and the conversion wrapped negative, a Retry-After
+// of 1 s for a bucket that refills in centuries (TestRetryAfterSaturates).
+func (l *limiter) waitFor(tokens float64) time.Duration {
+	if d := tokens / l.rate * float64(time.Second); d < math.MaxInt64 {
+		return time.Duration(d)
+	}
+	return math.MaxInt64
 }
 
 // client is who sent a request: id keys the rate limit, loopback says
