@@ -23,10 +23,19 @@ type simClock struct {
 	speed float64
 }
 
+// now is the trace time, at most maxSpan (2^40 s, every event's bound):
+// at a speed such as 10^300 (any finite speed is one) the product
+// overflowed int64, its conversion wrapped to -2^63, and the replay,
+// whose next event never came due, stalled for ever with its system's
+// clock before 1970 (TestReplayClockSaturates); at 10^12 it wrapped
+// after 107 days.
 func (c *simClock) now() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.t0 + int64(time.Since(c.wall0).Seconds()*c.speed)
+	if d := time.Since(c.wall0).Seconds() * c.speed; d < float64(maxSpan-c.t0) {
+		return c.t0 + int64(d)
+	}
+	return max(c.t0, maxSpan)
 }
 
 // TraceEvents turns an SWF trace into the event sequence of a system:
