@@ -208,6 +208,13 @@ func (s *Service) Handler() http.Handler {
 			s.writeError(w, r, &Error{Code: http.StatusMethodNotAllowed, Message: "method: " + clip(r.Method) + " is not allowed here, want POST"})
 			return
 		}
+		if !strings.HasPrefix(r.URL.Path, "/") {
+			// A CONNECT's authority form (example.com:443) has no
+			// path: the mux matches no pattern, not even "/", and
+			// answered its own "404 page not found".
+			s.writeError(w, r, notFound("path: %q is not a resource of the service", clip(r.URL.Path)))
+			return
+		}
 		m.ServeHTTP(w, r)
 	})
 }
