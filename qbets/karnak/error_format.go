@@ -26,7 +26,8 @@ type errorBody struct {
 // prediction POST's ?format=, else, for a GET without one, the Accept
 // header (negotiate: a browser gets a page); text otherwise (the event
 // batches and the repairs, which choose no representation, every path
-// under /karnak/admin/ included, and a format that is not one). byAccept says the Accept header chose.
+// under /karnak/admin/ included, and a format that is not one).
+// byAccept says the Accept header chose.
 func errorFormat(r *http.Request) (ext string, byAccept bool) {
 	// The repairs' path is theirs whatever it ends with: a mistyped
 	// repair ("drop.xml") is a repair's error, text, not a resource's
@@ -120,8 +121,7 @@ func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) 
 // that every other page has: a client refused for asking too much must
 // cost the server less than one it serves (the layout's 429 took 105
 // allocations, the text answer 35, this one 39, a served page 183:
-// TestRateLimitedPageCheap), and
-// links to more pages are no help to it.
+// TestRateLimitedPageCheap), and links to more pages are no help to it.
 func briefPage(code int, msg, retry string) []byte {
 	title := strconv.Itoa(code) + " " + http.StatusText(code)
 	b := make([]byte, 0, 256+len(msg))

@@ -312,7 +312,8 @@ func (s *Service) payer(r *http.Request) payFunc {
 			// before the refusal: its Retry-After waits for that too,
 			// or a client that waits as told is one token short at
 			// every retry, for ever (TestRetryAfterCoversTheRetry).
-			wait = min(wait, math.MaxInt64-s.limiter.waitFor(float64(taken))) + s.limiter.waitFor(float64(taken)) // (saturating)
+			extra := s.limiter.waitFor(float64(taken))
+			wait = min(wait, math.MaxInt64-extra) + extra // (saturating)
 			return &Error{Code: http.StatusTooManyRequests, Message: "rate limit: too many requests from " + id + why, err: errPayRefused, retry: wait}
 		}
 		taken += n
