@@ -2,6 +2,7 @@ package karnak
 
 import (
 	"net/http/httptest"
+	"net/netip"
 	"runtime"
 	"strings"
 	"testing"
@@ -47,7 +48,7 @@ func TestClientHeaderWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	splitClient := func(vals []string) string {
-		addr, _ := parseAddr("127.0.0.1")
+		addr, found := netip.MustParseAddr("127.0.0.1"), false
 		for i := len(vals) - 1; i >= 0; i-- {
 			parts := strings.Split(vals[i], ",")
 			j := len(parts) - 1
@@ -56,7 +57,7 @@ func TestClientHeaderWalk(t *testing.T) {
 				if !ok {
 					break
 				}
-				addr = a
+				addr, found = a, true
 				if !s.trusted(a) {
 					break
 				}
@@ -64,6 +65,9 @@ func TestClientHeaderWalk(t *testing.T) {
 			if j >= 0 {
 				break
 			}
+		}
+		if !found { // (the rule since: a proxy that names no client)
+			return "unknown via 127.0.0.1"
 		}
 		return idOf(addr)
 	}

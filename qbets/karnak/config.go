@@ -60,8 +60,13 @@ type Config struct {
 	// TrustedProxies are the addresses or prefixes (such as 10.0.0.0/8)
 	// of the reverse proxies in front of the handler. A request from one
 	// is the client's that ClientHeader names (default X-Forwarded-For;
-	// or X-Real-IP), for the rate limit and the loopback rule; from any
-	// other peer that header is ignored, since a client may write it.
+	// or X-Real-IP), for the rate limit; from any other peer that header
+	// is ignored, since a client may write it. A request from a trusted
+	// proxy is never loopback's (Tokens), whatever client it names, and
+	// one whose proxy names none (no header, or not an address) is an
+	// unknown client's: so a proxy on loopback named here takes loopback
+	// writes away from every peer at its address (feed without a proxy
+	// from another, such as ::1, or use tokens).
 	TrustedProxies []string
 	ClientHeader   string
 

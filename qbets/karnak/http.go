@@ -134,7 +134,8 @@ import (
 // Config.TrustedProxies so that the limit applies to the clients, not
 // to the proxy). Writes are
 // closed by default: without Config.Tokens the handler takes event
-// batches only from a loopback peer that forwards for no one, and no
+// batches only from a loopback peer that forwards for no one (not one of
+// Config.TrustedProxies, whatever it forwards), and no
 // repair at all; with tokens, an event batch needs a bearer token scoped
 // to each of its systems, and Drop and Rewind an admin token. The token
 // is checked from the header before the body is read, so an

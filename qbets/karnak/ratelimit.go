@@ -107,8 +107,9 @@ func (l *limiter) waitFor(tokens float64) time.Duration {
 	return math.MaxInt64
 }
 
-// client is who sent a request: id keys the rate limit, loopback says
-// whether it came from this host and not through a proxy.
+// client is who sent a request: id keys the rate limit (and names the
+// client in a 403 or 429), loopback says whether it came from this host
+// and not through a proxy.
 type client struct {
 	id       string
 	loopback bool
@@ -122,6 +123,18 @@ type client struct {
 // one address. A request from loopback that carries a forwarding header
 // (Forwarded, X-Forwarded-For, X-Real-IP) not read this way came through
 // a proxy on this host from anywhere: it does not count as loopback.
+//
+// Nor does any request from a trusted proxy, whatever it forwards: it
+// came through a proxy (Config.Tokens: "a request forwarded by a proxy
+// is not one"). It did count when the proxy named a loopback client
+// (127.0.0.1 through an nginx on this host, or ::1 of the proxy's own
+// host), and when the proxy sent no address at all (no header, an empty
+// one, or its rightmost entry not an address): then the proxy's own
+// address was the client, so that with no tokens an nginx on this host
+// that omits the header gave every client it forwards, from anywhere,
+// loopback's writes. Fail closed: such a client is unknown, and keyed
+// for the rate limit as "unknown via" the proxy, apart from the clients
+// it names (TestClientIdentity, TestClientUnknownNotLoopback).
 func (s *Service) clientOf(r *http.Request) client {
 	peer, ok := parseAddr(r.RemoteAddr)
 	if !ok {
@@ -129,7 +142,7 @@ func (s *Service) clientOf(r *http.Request) client {
 	}
 	if s.clientHeader != "" && s.trusted(peer) {
 		vals := r.Header.Values(s.clientHeader)
-		addr := peer
+		addr, found := peer, false
 		// From the right, entry by entry, without splitting the header:
 		// the client writes what is to the left of its own address, as
 		// long as the server takes a header (1 MB by default), and
@@ -143,7 +156,7 @@ func (s *Service) clientOf(r *http.Request) client {
 				if !ok {
 					break headers // garbage: trust nothing to its left
 				}
-				addr = a
+				addr, found = a, true
 				if !s.trusted(a) {
 					break headers
 				}
@@ -153,7 +166,10 @@ func (s *Service) clientOf(r *http.Request) client {
 				rest = rest[:k]
 			}
 		}
-		return client{id: idOf(addr), loopback: addr.IsLoopback()}
+		if !found {
+			return client{id: "unknown via " + idOf(peer)}
+		}
+		return client{id: idOf(addr)}
 	}
 	proxied := r.Header.Get("Forwarded") != "" || r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("X-Real-IP") != ""
 	return client{id: idOf(peer), loopback: peer.IsLoopback() && !proxied}
