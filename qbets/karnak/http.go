@@ -69,8 +69,8 @@ import (
 // prediction POST's ?format=, else on a GET the Accept header), with the
 // same status in each: {"error": message, "status": code} as JSON,
 // <error><error>message</error><status>code</status></error> as XML, a
-// page whose paragraph id="error" holds the message (a 429's a brief
-// one, without the layout, saying when to retry), or the message as
+// page whose paragraph id="error" holds the message (a 429's and a
+// 503's a brief one, without the layout, saying when to retry), or the message as
 // text; the event batches and the repairs, which choose no
 // representation, answer text. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,

@@ -63,3 +63,39 @@ func TestRateLimitedPageCheap(t *testing.T) {
 		t.Errorf("the 429 page costs %.0f allocations, want at most the text answer's %.0f + 8 and half a served page's %.0f", page, text, full)
 	}
 }
+
+// So is the 503 a browser gets while the service loads its state from
+// the store (every request is one then): it rendered the full layout,
+// 3 times the text answer's allocations. The brief page escapes its
+// message (a 429's names the client, a 403's the location asked for).
+func TestLoadingPageCheap(t *testing.T) {
+	s, err := New(nil, Config{Rate: -1, Now: func() int64 { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler() // not loaded: every request answers 503
+	get := func(accept string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/karnak/system/status", nil)
+		r.Header.Set("Accept", accept)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	w := get("text/html")
+	body := w.Body.String()
+	if w.Code != 503 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") || w.Header().Get("Retry-After") != "5" ||
+		!strings.Contains(body, "<title>503 Service Unavailable</title>") || !strings.Contains(body, errNotReady.Message) ||
+		!strings.Contains(body, "Try again in 5 s") {
+		t.Errorf("the loading page: %d %q (Retry-After %q)\n%s", w.Code, w.Header().Get("Content-Type"), w.Header().Get("Retry-After"), body)
+	}
+	page := testing.AllocsPerRun(50, func() { get("text/html") })
+	text := testing.AllocsPerRun(50, func() { get("text/plain") })
+	t.Logf("allocations: the 503 page %.0f, the 503 text %.0f", page, text)
+	if page > text+8 {
+		t.Errorf("the 503 page costs %.0f allocations, want at most the text answer's %.0f + 8", page, text)
+	}
+	if b := string(briefPage(429, `from <script>"x"&`, `1<b>`)); strings.Contains(b, "<script>") || strings.Contains(b, "<b>") ||
+		!strings.Contains(b, "from &lt;script&gt;&#34;x&#34;&amp;") || !strings.Contains(b, "1&lt;b&gt;") {
+		t.Errorf("briefPage does not escape:\n%s", b)
+	}
+}
