@@ -219,7 +219,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rate := fs.Float64("rate", 0, "per-client request limit, requests/s, beyond which 429 (0 = 100; < 0: none)")
 	burst := fs.Int("burst", 0, "per-client burst (0 = 1000 at the default rate, else 2×rate)")
 	conns := connlimit.AddFlags(fs) // -max-conns, -client-conns
-	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
+	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client for the rate limit (a request through one is never loopback's)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
 	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; with -max-queues and -max-live-jobs, every system full must fit in 1 TiB: 19.9 MiB a system, 80 KiB a queue, 1.5 KiB a live job)")
