@@ -65,8 +65,8 @@ type Config struct {
 	// proxy is never loopback's (Tokens), whatever client it names, and
 	// one whose proxy names none (no header, or not an address) is an
 	// unknown client's: so a proxy on loopback named here takes loopback
-	// writes away from every peer at its address (feed without a proxy
-	// from another, such as ::1, or use tokens).
+	// writes away from every peer at its address (without tokens, feed
+	// from another loopback address, such as ::1).
 	TrustedProxies []string
 	ClientHeader   string
 
