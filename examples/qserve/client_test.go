@@ -5,8 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -152,5 +155,31 @@ func TestPartialLocations(t *testing.T) {
 		if n := failedLocations(ext, []byte("<html>")); n >= 0 {
 			t.Errorf("failedLocations(%s, unreadable) = %d, want -1", ext, n)
 		}
+	}
+}
+
+// The kwould answer, read whole to count its failed locations, is
+// bounded: a server that answers 200 with an endless body got the
+// client's memory until the 30 s timeout (io.ReadAll); now the client
+// stops past 16 MiB with an error, having printed nothing.
+func TestWouldAnswerBounded(t *testing.T) {
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := make([]byte, 1<<20)
+		for sent.Load() < 1<<30 { // (1 GiB at most, should the client read on)
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+			sent.Add(int64(len(chunk)))
+		}
+	}))
+	defer srv.Close()
+	var out, errb strings.Builder
+	err := run(context.Background(), []string{"kwouldwait", "-server", srv.URL, "4", "01:00:00", "normal@s1"}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") || out.Len() != 0 {
+		t.Errorf("an endless answer: %v, %d bytes printed; want an error saying it is longer than 16 MiB, nothing printed", err, out.Len())
+	}
+	if n := sent.Load(); n > 64<<20 {
+		t.Errorf("the client read on: %d MiB sent", n>>20)
 	}
 }

@@ -124,7 +124,7 @@ func (f *levelsFlag) Set(v string) error {
 		out = append(out, karnak.Level{Quantile: q, Confidence: c})
 	}
 	if err := (karnak.Config{Levels: out}).Validate(); err != nil {
-		return err
+		return errors.New(settingError(err))
 	}
 	*f = out
 	return nil
@@ -157,11 +157,16 @@ func (f neighborsFlag) Set(v string) error {
 		return fmt.Errorf("%q, want N or system=N with N an integer", v)
 	}
 	if err := (karnak.Config{Neighbors: map[string]int{name: n}}).Validate(); err != nil {
-		return err
+		return errors.New(settingError(err))
 	}
 	f[name] = n
 	return nil
 }
+
+// settingError is the message of karnak.Config.Validate's err for a
+// flag's usage error: the flag names the setting, so the library's
+// "karnak: " prefix goes.
+func settingError(err error) string { return strings.TrimPrefix(err.Error(), "karnak: ") }
 
 // timeouts are the http.Server's; every one is set, so that slow bodies
 // and idle connections are dropped.
@@ -214,7 +219,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rate := fs.Float64("rate", 0, "per-client request limit, requests/s, beyond which 429 (0 = 100; < 0: none)")
 	burst := fs.Int("burst", 0, "per-client burst (0 = 1000 at the default rate, else 2×rate)")
 	conns := connlimit.AddFlags(fs) // -max-conns, -client-conns
-	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
+	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client for the rate limit (a request through one is never loopback's)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
 	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; with -max-queues and -max-live-jobs, every system full must fit in 1 TiB: 19.9 MiB a system, 80 KiB a queue, 1.5 KiB a live job)")
@@ -254,7 +259,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// -neighbors are checked: before the service listens (a bad -rate
 	// or -speed started it, then stopped it with exit 1).
 	if err := (karnak.Config{History: *history, Rate: *rate, Burst: *burst}).Validate(); err != nil {
-		return cli.UsageError{Msg: err.Error()}
+		return cli.UsageError{Msg: settingError(err)}
 	}
 	if !(*speed > 0) || math.IsInf(*speed, 1) {
 		return cli.Usagef("speed: %v, want trace seconds per wall-clock second > 0", *speed)
@@ -281,7 +286,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// the service hold at worst must fit in a server's memory (1 TiB), or
 	// the counts bound nothing.
 	if err := (karnak.Config{MaxSystems: *maxSystems, MaxQueues: *maxQueues, MaxLiveJobs: *maxLiveJobs}).Validate(); err != nil {
-		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(strings.TrimPrefix(err.Error(), "karnak: "))
+		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(settingError(err))
 		return cli.UsageError{Msg: "serve: " + msg}
 	}
 	if *fixed < 0 {
@@ -607,9 +612,12 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	}
 	// Every location's answer is printed, and a location that got an
 	// error makes the exit status 1 (it was 0: partialError).
-	body, err := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxWouldAnswer+1))
 	if err != nil {
 		return err
+	}
+	if len(body) > maxWouldAnswer {
+		return fmt.Errorf("%s: the answer is longer than %d MiB, which no answer of the service's is: not printed", cmd, maxWouldAnswer>>20)
 	}
 	if _, err := stdout.Write(body); err != nil {
 		return err
@@ -619,6 +627,13 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// maxWouldAnswer bounds the kwould answer the client reads whole (to
+// count its failed locations): the service's is at most maxLocations
+// (100) predictions, far less; a server that sent an
+// endless answer filled the client's memory (io.ReadAll) until the
+// 30 s timeout (476 MiB on loopback: TestWouldAnswerBounded).
+const maxWouldAnswer = 16 << 20
 
 // pagesHint tells a script reading ksystems' JSON or XML (the service's
 // representation, printed as it is: a script that reads its array keeps

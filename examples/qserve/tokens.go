@@ -79,10 +79,10 @@ func parseTokens(b []byte, path string) ([]karnak.Token, error) {
 		// Which line: each token alone (only on this path).
 		for k, tk := range out {
 			if err := checkTokens(karnak.Config{Tokens: []karnak.Token{tk}}); err != nil {
-				return nil, fmt.Errorf("%s:%d: %s", path, lines[k], strings.TrimPrefix(err.Error(), "Tokens[0]."))
+				return nil, fmt.Errorf("%s:%d: %s", path, lines[k], strings.TrimPrefix(settingError(err), "Tokens[0]."))
 			}
 		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %s", path, settingError(err))
 	}
 	return out, nil
 }

@@ -76,6 +76,41 @@ func TestClosedByDefault(t *testing.T) {
 	}
 }
 
+// Fail closed behind a trusted proxy: without tokens, a batch that a
+// proxy on this host forwards without naming its client (no
+// X-Forwarded-For: an nginx configured without proxy_set_header), or
+// naming a loopback one, is refused with 403, and its client is keyed
+// apart from the proxy's other clients. Before this change the first
+// counted as the proxy's own address, 127.0.0.1, and was stored: every
+// client of such a proxy, from anywhere, had loopback's writes.
+func TestClientUnknownNotLoopback(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{TrustedProxies: []string{"127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	ev := fmt.Sprintf(`{"kind":"queue","system":"x%%d","time":%d,"queue":"q","cores":1,"wallTime":60}`, testNow)
+	for i, c := range []struct {
+		remote, xff string
+		code        int
+		who         string
+	}{
+		{"127.0.0.1:1234", "", 403, "unknown via 127.0.0.1"},
+		{"127.0.0.1:1234", "127.0.0.1", 403, "127.0.0.1"},
+		{"127.0.0.1:1234", "192.0.2.1", 403, "192.0.2.1"},
+		{"[::1]:1234", "", 200, ""}, // a loopback peer that is no proxy
+	} {
+		var hdr []string
+		if c.xff != "" {
+			hdr = []string{"X-Forwarded-For", c.xff}
+		}
+		rec, read := serveFrom(h, "POST", "/karnak/events", c.remote, fmt.Sprintf(ev, i), hdr...)
+		if rec.Code != c.code || c.code == 403 && (read != 0 || !strings.HasSuffix(strings.TrimSpace(rec.Body.String()), "not from "+c.who)) {
+			t.Errorf("%s %q: %d %q (read %d bytes), want %d naming %s", c.remote, c.xff, rec.Code, rec.Body.String(), read, c.code, c.who)
+		}
+	}
+}
+
 // The token is checked before the body is read: a 4 MB batch without a
 // token, or with an unknown one, is refused having read none of it. The
 // scheme "Bearer" is case-insensitive (RFC 7235 §2.1); before this
@@ -181,12 +216,29 @@ func TestClientIdentity(t *testing.T) {
 		id     string
 		lo     bool
 	}{
-		{"127.0.0.1:1", nil, "127.0.0.1", true},
+		// Changed deliberately (security): a trusted proxy that names no
+		// client (no header, an empty one, its rightmost entry not an
+		// address) forwards an unknown client, not loopback (it was
+		// "127.0.0.1", loopback: with no tokens an nginx on this host
+		// that omitted the header gave everyone loopback's writes); and
+		// no request through a proxy is loopback, whatever client the
+		// proxy names (Config.Tokens' rule; "::1" forwarded by
+		// 10.9.9.9, the proxy host's own loopback, was).
+		{"127.0.0.1:1", nil, "unknown via 127.0.0.1", false},
+		{"127.0.0.1:1", []string{""}, "unknown via 127.0.0.1", false},
+		{"127.0.0.1:1", []string{"unknown"}, "unknown via 127.0.0.1", false},
+		{"127.0.0.1:1", []string{"192.0.2.9, _hidden"}, "unknown via 127.0.0.1", false},
+		{"10.9.9.9:1", []string{"192.0.2.9, "}, "unknown via 10.9.9.9", false},
+		{"127.0.0.1:1", []string{"127.0.0.1"}, "127.0.0.1", false},
+		{"127.0.0.1:1", []string{"192.0.2.9", "127.0.0.1"}, "192.0.2.9", false},
+		{"[::1]:1", nil, "::1", true},           // loopback, not a trusted proxy
+		{"127.0.0.2:1", nil, "127.0.0.2", true}, // (the /32 is trusted, not the /8)
 		{"127.0.0.1:1", []string{"192.0.2.9"}, "192.0.2.9", false},
 		{"127.0.0.1:1", []string{"198.51.100.1, 192.0.2.9, 10.1.2.3"}, "192.0.2.9", false},
 		{"127.0.0.1:1", []string{"198.51.100.1", "192.0.2.9"}, "192.0.2.9", false},
+		{"127.0.0.1:1", []string{"198.51.100.1 , [2001:db8::7]:443 ,10.1.2.3:80"}, "2001:db8::/64", false},
 		{"10.9.9.9:1", []string{"garbage, 10.0.0.1"}, "10.0.0.1", false},
-		{"10.9.9.9:1", []string{"::1"}, "::1", true},
+		{"10.9.9.9:1", []string{"::1"}, "::1", false},
 		{"192.0.2.50:1", []string{"127.0.0.1"}, "192.0.2.50", false}, // not a trusted peer: spoofed
 		{"[2001:db8:1:2:3:4:5:6]:1", nil, "2001:db8:1:2::/64", false},
 		{"[::ffff:192.0.2.7]:1", nil, "192.0.2.7", false},

@@ -60,8 +60,13 @@ type Config struct {
 	// TrustedProxies are the addresses or prefixes (such as 10.0.0.0/8)
 	// of the reverse proxies in front of the handler. A request from one
 	// is the client's that ClientHeader names (default X-Forwarded-For;
-	// or X-Real-IP), for the rate limit and the loopback rule; from any
-	// other peer that header is ignored, since a client may write it.
+	// or X-Real-IP), for the rate limit; from any other peer that header
+	// is ignored, since a client may write it. A request from a trusted
+	// proxy is never loopback's (Tokens), whatever client it names, and
+	// one whose proxy names none (no header, or not an address) is an
+	// unknown client's: so a proxy on loopback named here takes loopback
+	// writes away from every peer at its address (without tokens, feed
+	// from another loopback address, such as ::1).
 	TrustedProxies []string
 	ClientHeader   string
 
@@ -170,7 +175,7 @@ func (o Config) withDefaults() (Config, error) {
 	// wrapped negative near the int limit (-history 9223372036854775807
 	// was accepted).
 	if o.History < 0 || o.History > maxHistoryLimit {
-		return o, fmt.Errorf("history: %d, want 1–%d started jobs per queue (0 = %d)", o.History, maxHistoryLimit, maxHistory)
+		return o, fmt.Errorf("karnak: history: %d, want 1–%d started jobs per queue (0 = %d)", o.History, maxHistoryLimit, maxHistory)
 	}
 	if o.History == 0 {
 		o.History = maxHistory
@@ -179,19 +184,19 @@ func (o Config) withDefaults() (Config, error) {
 		o.Levels = DefaultLevels()
 	}
 	if len(o.Levels) == 0 || len(o.Levels) > maxLevels {
-		return o, fmt.Errorf("levels: %d quantile/confidence pairs, want 1–%d", len(o.Levels), maxLevels)
+		return o, fmt.Errorf("karnak: levels: %d quantile/confidence pairs, want 1–%d", len(o.Levels), maxLevels)
 	}
 	o.Levels = slices.Clone(o.Levels)
 	for i, l := range o.Levels {
 		if err := checkLevels(l.Quantile, l.Confidence); err != nil {
-			return o, fmt.Errorf("levels[%d].%v", i, err)
+			return o, fmt.Errorf("karnak: levels[%d].%v", i, err)
 		}
 		if slices.Index(o.Levels, l) < i {
-			return o, fmt.Errorf("levels[%d]: %d/%d is given twice", i, l.Quantile, l.Confidence)
+			return o, fmt.Errorf("karnak: levels[%d]: %d/%d is given twice", i, l.Quantile, l.Confidence)
 		}
 	}
 	if _, err := qbets.New(qbetsConfig(&o)); err != nil {
-		return o, fmt.Errorf("history: %d: %v", o.History, err)
+		return o, fmt.Errorf("karnak: history: %d: %v", o.History, err)
 	}
 	if o.PruneEvery == 0 {
 		o.PruneEvery = defaultPruneEvery
@@ -200,7 +205,7 @@ func (o Config) withDefaults() (Config, error) {
 	case o.MaxForecastJobs == 0:
 		o.MaxForecastJobs = defaultForecastJobs
 	case o.MaxForecastJobs > maxForecastJobs:
-		return o, fmt.Errorf("MaxForecastJobs: %d, want at most %d (< 0: no forecast)", o.MaxForecastJobs, maxForecastJobs)
+		return o, fmt.Errorf("karnak: MaxForecastJobs: %d, want at most %d (< 0: no forecast)", o.MaxForecastJobs, maxForecastJobs)
 	}
 	if o.baseSize == 0 {
 		o.baseSize = ibl.DefaultMaxSize
@@ -217,7 +222,7 @@ func (o Config) withDefaults() (Config, error) {
 		def  int64
 	}{{"MaxSkew", &o.MaxSkew, defaultSkew}, {"MaxBackstep", &o.MaxBackstep, 0}} {
 		if *d.v > maxSpan || *d.v < 0 && d.name == "MaxSkew" {
-			return o, fmt.Errorf("%s: %d, want 0–%d seconds", d.name, *d.v, int64(maxSpan))
+			return o, fmt.Errorf("karnak: %s: %d, want 0–%d seconds", d.name, *d.v, int64(maxSpan))
 		}
 		if *d.v == 0 {
 			*d.v = d.def
@@ -235,7 +240,7 @@ func (o Config) withDefaults() (Config, error) {
 		def  int
 	}{{"MaxSystems", &o.MaxSystems, 256}, {"MaxQueues", &o.MaxQueues, 64}, {"MaxLiveJobs", &o.MaxLiveJobs, 1 << 18}} {
 		if *d.v < 0 {
-			return o, fmt.Errorf("%s: %d, want ≥ 0", d.name, *d.v)
+			return o, fmt.Errorf("karnak: %s: %d, want ≥ 0", d.name, *d.v)
 		}
 		if *d.v == 0 {
 			*d.v = d.def
@@ -262,24 +267,24 @@ func (o Config) withDefaults() (Config, error) {
 	}
 	switch h := http.CanonicalHeaderKey(o.ClientHeader); {
 	case len(o.TrustedProxies) == 0 && h != "":
-		return o, fmt.Errorf("ClientHeader: %q without TrustedProxies: any client may write it", o.ClientHeader)
+		return o, fmt.Errorf("karnak: ClientHeader: %q without TrustedProxies: any client may write it", o.ClientHeader)
 	case len(o.TrustedProxies) > 0 && h == "":
 		o.ClientHeader = "X-Forwarded-For"
 	case h != "" && h != "X-Forwarded-For" && h != "X-Real-Ip":
-		return o, fmt.Errorf("ClientHeader: %q, want X-Forwarded-For or X-Real-IP", o.ClientHeader)
+		return o, fmt.Errorf("karnak: ClientHeader: %q, want X-Forwarded-For or X-Real-IP", o.ClientHeader)
 	}
 	secrets := map[string]bool{}
 	for i, tk := range o.Tokens {
 		if secrets[tk.Secret] {
-			return o, fmt.Errorf("Tokens[%d].Secret: the secret of an earlier token", i)
+			return o, fmt.Errorf("karnak: Tokens[%d].Secret: the secret of an earlier token", i)
 		}
 		secrets[tk.Secret] = true
 		if len(tk.Secret) < 16 {
-			return o, fmt.Errorf("Tokens[%d].Secret: %d bytes, want at least 16", i, len(tk.Secret))
+			return o, fmt.Errorf("karnak: Tokens[%d].Secret: %d bytes, want at least 16", i, len(tk.Secret))
 		}
 		for _, sys := range tk.Systems {
 			if sys != "*" && !validName(sys) {
-				return o, fmt.Errorf("Tokens[%d].Systems: %q is not a system name (or *)", i, sys)
+				return o, fmt.Errorf("karnak: Tokens[%d].Systems: %q is not a system name (or *)", i, sys)
 			}
 		}
 	}
@@ -303,12 +308,12 @@ func checkNeighbors(system string, n, baseSize int) error {
 	field := "neighbors"
 	if system != "" {
 		if !validName(system) {
-			return fmt.Errorf("neighbors: %q is not a system name", system)
+			return fmt.Errorf("karnak: neighbors: %q is not a system name", system)
 		}
 		field = "neighbors[" + system + "]"
 	}
 	if n < 1 || n > baseSize {
-		return fmt.Errorf("%s: %d, want a neighbour count in 1–%d (the experience base's size)", field, n, baseSize)
+		return fmt.Errorf("karnak: %s: %d, want a neighbour count in 1–%d (the experience base's size)", field, n, baseSize)
 	}
 	return nil
 }

@@ -23,10 +23,19 @@ type simClock struct {
 	speed float64
 }
 
+// now is the trace time, at most maxSpan (2^40 s, every event's bound):
+// at a speed such as 10^300 (any finite speed is one) the product
+// overflowed int64, its conversion wrapped to -2^63, and the replay,
+// whose next event never came due, stalled for ever with its system's
+// clock before 1970 (TestReplayClockSaturates); at 10^12 it wrapped
+// after 107 days.
 func (c *simClock) now() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.t0 + int64(time.Since(c.wall0).Seconds()*c.speed)
+	if d := time.Since(c.wall0).Seconds() * c.speed; d < float64(maxSpan-c.t0) {
+		return c.t0 + int64(d)
+	}
+	return max(c.t0, maxSpan)
 }
 
 // TraceEvents turns an SWF trace into the event sequence of a system:
@@ -45,8 +54,10 @@ func (c *simClock) now() int64 {
 // time) past 2^40 s, whose times would otherwise wrap past 2^63; a job
 // number used again while its first job is still live (submitted, not
 // ended), which the service refuses; a number used again after its job
-// ended names a new job. A header UnixStartTime below 0 or past 2^40 s
-// leaves every job unusable. Replay logs these counts by reason.
+// ended names a new job. A header UnixStartTime below 0 (SWF's -1:
+// unknown) or past 2^40 s is no time base: the times are taken from 0
+// (1970), as when the header has none or swf kept a value past ±2^40 s
+// as text (Replay says so). Replay logs these counts by reason.
 func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, skipped int) {
 	evs, why := traceEvents(h, jobs, system)
 	for _, n := range why {
@@ -61,7 +72,7 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 // can say why each job was left out.
 func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why map[string]int) {
 	why = map[string]int{}
-	base := h.UnixStartTime
+	base, _ := timeBase(h)
 	type limits struct{ cores, wall int64 }
 	lim := map[string]*limits{}
 	type ev struct {
@@ -162,8 +173,6 @@ func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why
 // is demandGPUs' verdict on its demand.
 func unusable(base int64, j *swf.Job, gpusOK bool) string {
 	switch {
-	case base < 0 || base > maxSpan:
-		return "UnixStartTime out of range"
 	case j.Submit < 0:
 		return "no submit time"
 	case j.Wait < 0:
@@ -182,9 +191,23 @@ func unusable(base int64, j *swf.Job, gpusOK bool) string {
 	return ""
 }
 
+// timeBase is the header's UnixStartTime as the base of a trace's times,
+// and whether it is one: a value below 0 or past 2^40 s is none, and the
+// base is 0. One rule for every value that is no date of a log: SWF
+// writes -1 for what is unknown, a log before 1970 is no batch log, and
+// swf keeps a value past ±2^40 s as text, leaving the field 0. (A base
+// of -1 refused every job, while one past 2^40 s, read as 0, replayed
+// them all.)
+func timeBase(h *swf.Header) (int64, bool) {
+	if h.UnixStartTime < 0 || h.UnixStartTime > maxSpan {
+		return 0, false
+	}
+	return h.UnixStartTime, true
+}
+
 // inSpan reports whether j's estimate is within an event's bound and its
 // end, shifted by base, is at most 2^40 s (each term is bounded first, so
-// the sum cannot wrap; unusable has checked base, and the times are not
+// the sum cannot wrap; timeBase has bounded base, and the times are not
 // negative).
 func inSpan(base int64, j *swf.Job) bool {
 	if j.ReqTime > maxSpan || j.Submit > maxSpan || j.Wait > maxSpan || j.RunTime > maxSpan {
@@ -231,6 +254,11 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	// replayed from 1970 (such a base left every job unusable). A later
 	// line may still have set it (swf): then it is the base, and nothing
 	// is said (it said "times from 0" of a replay from 1996).
+	// A value below 0 (SWF's -1: unknown) is none either (timeBase).
+	base, ok := timeBase(h)
+	if !ok {
+		logf("replay %s: header UnixStartTime %d is no time base (below 0: unknown): times from 0 (1970)", path, h.UnixStartTime)
+	}
 	for _, kv := range h.Other {
 		if h.UnixStartTime == 0 && strings.EqualFold(kv.Key, "UnixStartTime") {
 			logf("replay %s: header UnixStartTime %q is no time base (kept as text): times from 0 (1970)", path, kv.Value)
@@ -246,7 +274,7 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	// KTH trace's first job is 6.9 days after its UnixStartTime), and the
 	// log said "resuming at" that time as if a week had been replayed.
 	logf("replay %s as %q: %d jobs (%s), %d events, speed ×%g; its first event (the first usable job's submission) at %s, %s after the trace's start (UnixStartTime %s)",
-		path, name, len(jobs), reasons(why), len(evs), speed, stamp(evs[0].Time), hms(evs[0].Time-h.UnixStartTime), stamp(h.UnixStartTime))
+		path, name, len(jobs), reasons(why), len(evs), speed, stamp(evs[0].Time), hms(evs[0].Time-base), stamp(base))
 	return s.ReplayEvents(ctx, evs, name, speed, logf)
 }
 

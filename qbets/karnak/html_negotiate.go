@@ -2,7 +2,6 @@ package karnak
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -20,36 +19,85 @@ func knownFormat(ext string) bool {
 // extension from the Accept header: the supported type the client
 // prefers most (highest q, then first listed), plain text when it names
 // none (Karnak's thin clients). A browser's Accept gets HTML.
+//
+// A weight is RFC 9110's qvalue (§12.4.2), read exactly (qvalue): it
+// was strconv.ParseFloat's, which took "NaN", "Inf", "1e-3", hex floats
+// and 1,000-digit strings, and a weight it could not read left the
+// range at q=1, outranking every valid preference. RFC 9110 says
+// nothing of a weight that is not a qvalue; a media range with one (or
+// with two weights) is not a valid element of the list and is ignored,
+// as a type the service does not serve is, so that the client's valid
+// preferences decide. The cost is linear in the header and allocates
+// nothing (EqualFold, not ToLower: "TEXT/HTML" a range allocated), so
+// a header as long as the server takes (http.Server.MaxHeaderBytes,
+// 1 MB by default, 64 KiB in qserve) is one pass over it.
 func negotiate(accept string) string {
-	best, bestQ := "txt", 0.0
+	best, bestQ := "txt", 0
 	for part := range strings.SplitSeq(accept, ",") {
 		mt, params, _ := strings.Cut(part, ";")
-		ext := ""
-		switch strings.ToLower(strings.TrimSpace(mt)) {
-		case "text/html", "application/xhtml+xml":
-			ext = "html"
-		case "application/json":
-			ext = "json"
-		case "application/xml", "text/xml":
-			ext = "xml"
-		case "text/plain":
-			ext = "txt"
-		default:
+		ext := mediaFormat(strings.TrimSpace(mt))
+		if ext == "" {
 			continue
 		}
-		q := 1.0
-		for p := range strings.SplitSeq(params, ";") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
-				if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
-					q = f
-				}
-			}
-		}
-		if q > bestQ {
+		q, ok := weight(params)
+		if ok && q > bestQ {
 			best, bestQ = ext, q
 		}
 	}
 	return best
+}
+
+// mediaFormat is the representation of a media type (case-insensitive,
+// RFC 9110 §8.3.1), "" for one the service does not serve.
+func mediaFormat(mt string) string {
+	for _, f := range [...]struct{ mt, ext string }{
+		{"text/html", "html"}, {"application/xhtml+xml", "html"}, {"application/json", "json"},
+		{"application/xml", "xml"}, {"text/xml", "xml"}, {"text/plain", "txt"},
+	} {
+		if strings.EqualFold(mt, f.mt) {
+			return f.ext
+		}
+	}
+	return ""
+}
+
+// weight is the q parameter among a media range's parameters, in
+// thousandths (1000 when there is none), and whether the range is
+// valid: false for a weight that is not a qvalue, or a second weight.
+// The parameter's name is case-insensitive (RFC 9110 §5.6.6).
+func weight(params string) (int, bool) {
+	q, seen := 1000, false
+	for p := range strings.SplitSeq(params, ";") {
+		name, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if name != "q" && name != "Q" {
+			continue
+		}
+		w, ok := qvalue(v)
+		if !ok || seen {
+			return 0, false
+		}
+		q, seen = w, true
+	}
+	return q, true
+}
+
+// qvalue reads RFC 9110's qvalue, "0" [ "." 0*3DIGIT ] / "1" [ "."
+// 0*3("0") ], in thousandths; anything else (a sign, an exponent, a
+// fourth decimal, spaces, quotes) is not one.
+func qvalue(v string) (int, bool) {
+	if len(v) == 0 || len(v) > 5 || v[0] != '0' && v[0] != '1' || len(v) > 1 && v[1] != '.' {
+		return 0, false
+	}
+	q := int(v[0]-'0') * 1000
+	scale := 100
+	for _, c := range []byte(v[min(2, len(v)):]) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		q += int(c-'0') * scale
+		scale /= 10
+	}
+	return q, q <= 1000
 }
 
 // pageOf names a resource's page (its template and XML root): the name

@@ -69,7 +69,8 @@ import (
 // prediction POST's ?format=, else on a GET the Accept header), with the
 // same status in each: {"error": message, "status": code} as JSON,
 // <error><error>message</error><status>code</status></error> as XML, a
-// page whose paragraph id="error" holds the message, or the message as
+// page whose paragraph id="error" holds the message (a 429's and a
+// 503's a brief one, without the layout, saying when to retry), or the message as
 // text; the event batches and the repairs, which choose no
 // representation, answer text. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
@@ -133,7 +134,8 @@ import (
 // Config.TrustedProxies so that the limit applies to the clients, not
 // to the proxy). Writes are
 // closed by default: without Config.Tokens the handler takes event
-// batches only from a loopback peer that forwards for no one, and no
+// batches only from a loopback peer that forwards for no one (not one of
+// Config.TrustedProxies, whatever it forwards), and no
 // repair at all; with tokens, an event batch needs a bearer token scoped
 // to each of its systems, and Drop and Rewind an admin token. The token
 // is checked from the header before the body is read, so an
@@ -205,6 +207,13 @@ func (s *Service) Handler() http.Handler {
 			// its Allow added GET and HEAD to another method's.
 			w.Header().Set("Allow", http.MethodPost)
 			s.writeError(w, r, &Error{Code: http.StatusMethodNotAllowed, Message: "method: " + clip(r.Method) + " is not allowed here, want POST"})
+			return
+		}
+		if !strings.HasPrefix(r.URL.Path, "/") {
+			// A CONNECT's authority form (example.com:443) has no
+			// path: the mux matches no pattern, not even "/", and
+			// answered its own "404 page not found".
+			s.writeError(w, r, notFound("path: %q is not a resource of the service", clip(r.URL.Path)))
 			return
 		}
 		m.ServeHTTP(w, r)
@@ -304,7 +313,8 @@ func (s *Service) payer(r *http.Request) payFunc {
 			// before the refusal: its Retry-After waits for that too,
 			// or a client that waits as told is one token short at
 			// every retry, for ever (TestRetryAfterCoversTheRetry).
-			wait += time.Duration(float64(taken) / s.limiter.rate * float64(time.Second))
+			extra := s.limiter.waitFor(float64(taken))
+			wait = min(wait, math.MaxInt64-extra) + extra // (saturating)
 			return &Error{Code: http.StatusTooManyRequests, Message: "rate limit: too many requests from " + id + why, err: errPayRefused, retry: wait}
 		}
 		taken += n

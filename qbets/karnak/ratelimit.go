@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -88,14 +89,27 @@ func (l *limiter) allowN(client string, n int) (bool, time.Duration) {
 	}
 	b.at = now
 	if b.tokens < need {
-		return false, time.Duration((need - b.tokens) / l.rate * float64(time.Second))
+		return false, l.waitFor(need - b.tokens)
 	}
 	b.tokens -= need
 	return true, 0
 }
 
-// client is who sent a request: id keys the rate limit, loopback says
-// whether it came from this host and not through a proxy.
+// waitFor is how long the bucket takes to gain tokens tokens, at most
+// the longest Duration: at a rate below about 10^-10 a second (which
+// Validate takes: any finite rate is one) a token takes longer than a
+// Duration holds, and the conversion wrapped negative, a Retry-After
+// of 1 s for a bucket that refills in centuries (TestRetryAfterSaturates).
+func (l *limiter) waitFor(tokens float64) time.Duration {
+	if d := tokens / l.rate * float64(time.Second); d < math.MaxInt64 {
+		return time.Duration(d)
+	}
+	return math.MaxInt64
+}
+
+// client is who sent a request: id keys the rate limit (and names the
+// client in a 403 or 429), loopback says whether it came from this host
+// and not through a proxy.
 type client struct {
 	id       string
 	loopback bool
@@ -109,6 +123,18 @@ type client struct {
 // one address. A request from loopback that carries a forwarding header
 // (Forwarded, X-Forwarded-For, X-Real-IP) not read this way came through
 // a proxy on this host from anywhere: it does not count as loopback.
+//
+// Nor does any request from a trusted proxy, whatever it forwards: it
+// came through a proxy (Config.Tokens: "a request forwarded by a proxy
+// is not one"). It did count when the proxy named a loopback client
+// (127.0.0.1 through an nginx on this host, or ::1 of the proxy's own
+// host), and when the proxy sent no address at all (no header, an empty
+// one, or its rightmost entry not an address): then the proxy's own
+// address was the client, so that with no tokens an nginx on this host
+// that omits the header gave every client it forwards, from anywhere,
+// loopback's writes. Fail closed: such a client is unknown, and keyed
+// for the rate limit as "unknown via" the proxy, apart from the clients
+// it names (TestClientIdentity, TestClientUnknownNotLoopback).
 func (s *Service) clientOf(r *http.Request) client {
 	peer, ok := parseAddr(r.RemoteAddr)
 	if !ok {
@@ -116,25 +142,34 @@ func (s *Service) clientOf(r *http.Request) client {
 	}
 	if s.clientHeader != "" && s.trusted(peer) {
 		vals := r.Header.Values(s.clientHeader)
-		addr := peer
+		addr, found := peer, false
+		// From the right, entry by entry, without splitting the header:
+		// the client writes what is to the left of its own address, as
+		// long as the server takes a header (1 MB by default), and
+		// strings.Split made a string of every entry before the rate
+		// limit was asked (TestClientHeaderCost).
+	headers:
 		for i := len(vals) - 1; i >= 0; i-- {
-			parts := strings.Split(vals[i], ",")
-			j := len(parts) - 1
-			for ; j >= 0; j-- {
-				a, ok := parseAddr(strings.TrimSpace(parts[j]))
+			for rest := vals[i]; ; {
+				k := strings.LastIndexByte(rest, ',')
+				a, ok := parseAddr(strings.TrimSpace(rest[k+1:]))
 				if !ok {
-					break // garbage: trust nothing to its left
+					break headers // garbage: trust nothing to its left
 				}
-				addr = a
+				addr, found = a, true
 				if !s.trusted(a) {
-					break
+					break headers
 				}
-			}
-			if j >= 0 {
-				break
+				if k < 0 {
+					break // the next header line, to the left
+				}
+				rest = rest[:k]
 			}
 		}
-		return client{id: idOf(addr), loopback: addr.IsLoopback()}
+		if !found {
+			return client{id: "unknown via " + idOf(peer)}
+		}
+		return client{id: idOf(addr)}
 	}
 	proxied := r.Header.Get("Forwarded") != "" || r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("X-Real-IP") != ""
 	return client{id: idOf(peer), loopback: peer.IsLoopback() && !proxied}
@@ -197,7 +232,7 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 		}
 		a, err := netip.ParseAddr(s)
 		if err != nil {
-			return nil, fmt.Errorf("TrustedProxies[%d]: %q is not an address or a prefix such as 10.0.0.0/8", i, s)
+			return nil, fmt.Errorf("karnak: TrustedProxies[%d]: %q is not an address or a prefix such as 10.0.0.0/8", i, s)
 		}
 		a = a.Unmap()
 		out = append(out, netip.PrefixFrom(a, a.BitLen()))

@@ -2,6 +2,7 @@ package karnak
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -28,9 +29,13 @@ func TestUnroutedAnswers(t *testing.T) {
 		{"GET", "/karnak", 307, "", "/karnak/"},
 		{"GET", "/karnak//system/status.json", 307, "", "/karnak/system/status.json"},
 		{"GET", "/karnak/system/status.json", 200, "", ""},
+		{"CONNECT", "example.com:443", 404, "", ""}, // (no path: the mux's own 404 before)
 	} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(c.method, c.target, nil))
+		if w.Code == 404 && !strings.Contains(w.Body.String(), "path: ") {
+			t.Errorf("%s %s: %q, want the service's 404 naming the path", c.method, c.target, w.Body.String())
+		}
 		if w.Code != c.code || w.Header().Get("Allow") != c.allow || w.Header().Get("Location") != c.loc {
 			t.Errorf("%s %s: %d, Allow %q, Location %q; want %d, %q, %q", c.method, c.target, w.Code,
 				w.Header().Get("Allow"), w.Header().Get("Location"), c.code, c.allow, c.loc)

@@ -3,6 +3,7 @@ package karnak
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,10 +45,15 @@ func TestTraceEventsHostile(t *testing.T) {
 	if want := "5 unusable: 3 time out of range, 1 duplicate ID, 1 size out of range"; reasons(why) != want {
 		t.Errorf("reasons %q, want %q", reasons(why), want)
 	}
-	for _, base := range []int64{-1, 1<<40 + 1} {
+	// A base that is no date (below 0, SWF's -1 "unknown" included, or
+	// past 2^40 s) is 0, as a header without one or with a value swf kept
+	// as text: one rule (-1 left every job unusable; past 2^40 s, kept as
+	// text by swf, replayed from 0).
+	zero, zwhy := traceEvents(&swf.Header{}, jobs, "s")
+	for _, base := range []int64{-1, -1 << 40, math.MinInt64, 1<<40 + 1, math.MaxInt64} {
 		evs, why := traceEvents(&swf.Header{UnixStartTime: base}, jobs, "s")
-		if want := fmt.Sprintf("%d unusable: %d UnixStartTime out of range", len(jobs), len(jobs)); len(evs) != 0 || reasons(why) != want {
-			t.Errorf("UnixStartTime %d: %d events, reasons %q, want none and %q", base, len(evs), reasons(why), want)
+		if !slices.Equal(evs, zero) || reasons(why) != reasons(zwhy) {
+			t.Errorf("UnixStartTime %d: %d events, reasons %q, want those from 0: %d events, %q", base, len(evs), reasons(why), len(zero), reasons(zwhy))
 		}
 	}
 	last := evs[len(evs)-1].Time
@@ -126,6 +132,19 @@ func TestTraceEventsReasons(t *testing.T) {
 		t.Errorf("Replay of a trace whose UnixStartTime is out of range: %v", err)
 	}
 	if want := `header UnixStartTime "9223372036854775807" is no time base (kept as text): times from 0 (1970)`; len(said) == 0 || !strings.HasSuffix(said[0], want) {
+		t.Errorf("Replay said %q, want first %q", said, want)
+	}
+	// So is -1, SWF's "unknown" (any value below 0): it was refused,
+	// every job unusable, while a value past 2^40 s replayed from 0.
+	unknown := filepath.Join(t.TempDir(), "unknown.swf")
+	if err := os.WriteFile(unknown, []byte("; UnixStartTime: -1\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	said = nil
+	if err := svc.Replay(context.Background(), unknown, "unknown", 1e12, logf); err != nil {
+		t.Errorf("Replay of a trace whose UnixStartTime is -1: %v", err)
+	}
+	if want := `header UnixStartTime -1 is no time base (below 0: unknown): times from 0 (1970)`; len(said) == 0 || !strings.HasSuffix(said[0], want) {
 		t.Errorf("Replay said %q, want first %q", said, want)
 	}
 	// A later line that sets it is the time base: the value kept as text
