@@ -7,37 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 )
-
-// das2Like is a log of five clusters of different sizes in one file, as
-// a merged DAS2 would be (the archive publishes it as five logs): fs0,
-// of 144 processors, runs three jobs of 48 at once; fs1 to fs4, of 64,
-// run jobs of up to 32, one at a time. withWait false logs no waits
-// (-1): no schedule of the log to guess a cluster's size by.
-func das2Like(withWait bool) string {
-	var b strings.Builder
-	b.WriteString("; Computer: five clusters in one log\n; MaxProcs: 400\n; MaxPartitions: 5\n")
-	for i := 0; i < 5; i++ {
-		fmt.Fprintf(&b, "; Partition: %d fs%d\n", i+1, i)
-	}
-	wait := 0
-	if !withWait {
-		wait = -1
-	}
-	id := 1
-	for k := 0; k < 4; k++ { // fs0: three of 48 at once, every 2000 s
-		for c := 0; c < 3; c++ {
-			fmt.Fprintf(&b, "%d %d %d 1000 48 -1 -1 48 1200 -1 1 1 1 -1 1 1 -1 -1\n", id, 2000*k, wait)
-			id++
-		}
-		for p := 2; p <= 5; p++ { // fs1..fs4: one of 8·p processors
-			fmt.Fprintf(&b, "%d %d %d 500 %d -1 -1 %d 600 -1 1 %d 1 -1 1 %d -1 -1\n", id, 2000*k+1, wait, 8*p, 8*p, id, p)
-			id++
-		}
-	}
-	return b.String()
-}
 
 // A log whose jobs name several partitions is simulated as one pool and
 // says so, in text and -json, with the jobs by partition and the header's
@@ -45,7 +17,7 @@ func das2Like(withWait bool) string {
 // simulated as one pool of 400 without a word.
 func TestPartitionsSaid(t *testing.T) {
 	dir := t.TempDir()
-	p := writeTrace(t, dir, "das2.swf", das2Like(true))
+	p := writeTrace(t, dir, "das2.swf", clitest.DAS2Like(true))
 	code, out, errs := runCmd(t, p)
 	for _, re := range []string{
 		`(?m)^partitions +the jobs name 5 partitions \(SWF field 16; jobs: 1 fs0 12, 2 fs1 4, 3 fs2 4, 4 fs3 4, 1 more partitions 4\); ` +
@@ -80,7 +52,7 @@ func TestPartitionsSaid(t *testing.T) {
 		machine float64
 		guess   string
 	}{{true, 144, "peak logged use"}, {false, 48, "largest job"}} {
-		q := writeTrace(t, dir, fmt.Sprintf("das2-%v.swf", c.wait), das2Like(c.wait))
+		q := writeTrace(t, dir, fmt.Sprintf("das2-%v.swf", c.wait), clitest.DAS2Like(c.wait))
 		m := runJSON(t, q, "-partition", "1")
 		sel := map[string]any{"partition": 1.0, "name": "fs0", "jobs": 12.0, "left_out": 16.0, "size_guess": c.guess}
 		if !reflect.DeepEqual(m["partition"], sel) || m["machine"] != c.machine || m["jobs_simulated"] != 12.0 || m["partitions"] != nil {
