@@ -17,7 +17,7 @@ import (
 // simulated as one pool of 400 without a word.
 func TestPartitionsSaid(t *testing.T) {
 	dir := t.TempDir()
-	p := writeTrace(t, dir, "das2.swf", clitest.DAS2Like(true))
+	p := writeTrace(t, dir, "das2.swf", clitest.DAS2Like(4, true))
 	code, out, errs := runCmd(t, p)
 	for _, re := range []string{
 		`(?m)^partitions +the jobs name 5 partitions \(SWF field 16; jobs: 1 fs0 12, 2 fs1 4, 3 fs2 4, 4 fs3 4, 1 more partitions 4\); ` +
@@ -52,7 +52,7 @@ func TestPartitionsSaid(t *testing.T) {
 		machine float64
 		guess   string
 	}{{true, 144, "peak logged use"}, {false, 48, "largest job"}} {
-		q := writeTrace(t, dir, fmt.Sprintf("das2-%v.swf", c.wait), clitest.DAS2Like(c.wait))
+		q := writeTrace(t, dir, fmt.Sprintf("das2-%v.swf", c.wait), clitest.DAS2Like(4, c.wait))
 		m := runJSON(t, q, "-partition", "1")
 		sel := map[string]any{"partition": 1.0, "name": "fs0", "jobs": 12.0, "left_out": 16.0, "size_guess": c.guess}
 		if !reflect.DeepEqual(m["partition"], sel) || m["machine"] != c.machine || m["jobs_simulated"] != 12.0 || m["partitions"] != nil {

@@ -38,7 +38,7 @@ func statOf(t *testing.T, args ...string) (string, map[string]any) {
 // nothing of them.
 func TestPartitionsCounted(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "das2.swf")
-	if err := os.WriteFile(p, []byte(clitest.DAS2Like(true)), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(clitest.DAS2Like(4, true)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	text, m := statOf(t, p)
