@@ -13,6 +13,11 @@ func TestLine(t *testing.T) {
 		"a\x00b\x00":            true,  // two characters
 		"PriorityWeightAge=1":   false,
 		"a\x00b\x00cdefghijklm": false, // NULs at odd offsets, too few
+		// little-endian binary numbers (1, 2, 3, 4 in 16 bits): control
+		// bytes beside the NULs, no characters
+		"\x01\x00\x02\x00\x03\x00\x04\x00": false,
+		"\x00\x01\x00\x02\x00\x03":         false, // big-endian ones
+		"a\x00\xe9\x00\t\x00":              true,  // "aé\t": Latin-1 and a tab
 	} {
 		if got := Line(line); got != want {
 			t.Errorf("Line(%q) = %v, want %v", line, got, want)
