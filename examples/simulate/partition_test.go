@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
+	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -111,4 +112,30 @@ func TestPartitionsSDSCPar(t *testing.T) {
 	if ps, _ := m["partitions"].(map[string]any); !reflect.DeepEqual(ps["by_partition"], want) || ps["one_pool_processors"] != 400.0 {
 		t.Errorf("partitions %v, want %v on 400", m["partitions"], want)
 	}
+}
+
+// TestReadmePartitions pins the README's SDSC-Par lines: the partitions
+// line of a run as one pool, and the machine and partition lines of each
+// partition alone (BATCHQ_UPDATE_README=1 rewrites them).
+func TestReadmePartitions(t *testing.T) {
+	p := tracetest.Path(t, tracetest.SDSCPar)
+	var b strings.Builder
+	b.WriteString("```\n")
+	for _, args := range [][]string{{}, {"-partition", "1"}, {"-partition", "2"}} {
+		args = append([]string{"-policy", "fcfs", p}, args...)
+		code, out, errs := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		fmt.Fprintf(&b, "$ simulate %s\n", strings.Join(append(args[:2:2], append([]string{"SDSC-Par-1996-3.1-cln.swf.gz"}, args[3:]...)...), " "))
+		for _, l := range strings.Split(out, "\n") {
+			for _, k := range []string{"machine ", "partition", "simulated  ", "mean wait "} {
+				if strings.HasPrefix(l, k) {
+					b.WriteString(l + "\n")
+				}
+			}
+		}
+	}
+	b.WriteString("```\n")
+	readme.Check(t, "README.md", "partitions", []byte(b.String()))
 }
