@@ -21,7 +21,7 @@ func TestPartitionsSaid(t *testing.T) {
 	p := writeTrace(t, dir, "das2.swf", clitest.DAS2Like(4, true))
 	code, out, errs := runCmd(t, p)
 	for _, re := range []string{
-		`(?m)^partitions +the jobs name 5 partitions \(SWF field 16; jobs: 1 fs0 12, 2 fs1 4, 3 fs2 4, 4 fs3 4, 1 more partitions 4\); ` +
+		`(?m)^partitions +the jobs name 5 partitions \(SWF field 16; jobs: 12 in partition 1 fs0, 4 in partition 2 fs1, 4 in partition 3 fs2, 4 in partition 4 fs3, 4 in 1 more partitions\); ` +
 			`simulated as one pool of 400 processors \(header MaxProcs\), the archive's reading when they share one machine; ` +
 			`if they are separate machines \(clusters\), simulate -partition N simulates one alone$`,
 		`(?m)^simulated +28$`,
@@ -138,4 +138,17 @@ func TestReadmePartitions(t *testing.T) {
 	}
 	b.WriteString("```\n")
 	readme.Check(t, "README.md", "partitions", []byte(b.String()))
+}
+
+// A partition whose every job is rejected says so of its own jobs, not
+// of every job read (the others were left out, not rejected).
+func TestPartitionNothingSimulated(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "two.swf", "; MaxProcs: 8\n"+
+		"1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n"+
+		"2 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n"+
+		"3 20 0 -1 4 -1 -1 4 200 -1 1 1 1 -1 1 2 -1 -1\n")
+	code, _, errs := runCmd(t, p, "-partition", "2")
+	if want := "no job was simulated: every one of the 1 of partition 2 was rejected (1 no run time)"; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, errs, want)
+	}
 }

@@ -255,8 +255,12 @@ func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progr
 		// The report (printed) says why; the exit status says it too, as
 		// forecast, qbets, replay and varq fail on a log with nothing to
 		// work on, so that a script does not take 0 jobs for a result.
-		err = fmt.Errorf("%s: no job was simulated: every one of the %d read was rejected (%s)",
-			info.trace.name, info.trace.read, cli.Reasons(cli.ByReason(info.res.Rejected)))
+		n, of := info.trace.read, "read"
+		if s := info.selected; s != nil { // (the others were left out, not rejected)
+			n, of = s.Jobs, fmt.Sprintf("of partition %d", s.Partition)
+		}
+		err = fmt.Errorf("%s: no job was simulated: every one of the %d %s was rejected (%s)",
+			info.trace.name, n, of, cli.Reasons(cli.ByReason(info.res.Rejected)))
 	}
 	return err
 }

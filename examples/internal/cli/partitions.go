@@ -125,7 +125,11 @@ func PartitionNames(h *swf.Header) map[int64]string {
 		return names
 	}
 	for _, e := range h.Partition {
-		num, name, _ := strings.Cut(strings.TrimSpace(e), " ")
+		e = strings.TrimSpace(e)
+		num, name := e, ""
+		if i := strings.IndexAny(e, " \t"); i >= 0 { // ("1\tbatch" too)
+			num, name = e[:i], e[i:]
+		}
 		n, err := strconv.ParseInt(num, 10, 64)
 		if _, dup := names[n]; err != nil || dup {
 			continue
@@ -160,15 +164,15 @@ func (p *Partitions) Note(how string) string {
 			for _, e := range by[i:] {
 				rest += e.Jobs
 			}
-			parts = append(parts, fmt.Sprintf("%d more partitions %d", len(by)-i, rest))
+			parts = append(parts, fmt.Sprintf("%d in %d more partitions", rest, len(by)-i))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %d", e.Label(), e.Jobs))
+		parts = append(parts, fmt.Sprintf("%d in partition %s", e.Jobs, e.Label()))
+	}
+	if p.NoPartition > 0 {
+		parts = append(parts, fmt.Sprintf("%d in none", p.NoPartition))
 	}
 	w := fmt.Sprintf("the jobs name %d partitions (SWF field 16; jobs: %s", len(by), strings.Join(parts, ", "))
-	if p.NoPartition > 0 {
-		w += fmt.Sprintf(", none named %d", p.NoPartition)
-	}
 	return w + "); " + how + ", the archive's reading when they share one machine; " +
 		"if they are separate machines (clusters), simulate -partition N simulates one alone"
 }
