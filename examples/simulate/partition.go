@@ -24,8 +24,10 @@ type selection struct {
 	// processors the partition's jobs held at once in the log's own
 	// schedule) or "largest job", each a lower bound of its size, which
 	// headers rarely give; "header" when that bound exceeds the whole
-	// machine's size; "" when -machine or -nodes gave the size.
+	// machine's size (Over says which); "" when -machine or -nodes gave
+	// the size.
 	SizeGuess string `json:"size_guess,omitempty"`
+	Over      string `json:"size_guess_over_header,omitempty"`
 }
 
 // selectPartition keeps the jobs of tr's partition p (-partition),
@@ -85,7 +87,7 @@ func partitionsText(h *swf.Header, c *cli.PartitionCount) string {
 // (submit + wait to its end), else its largest job, each a lower bound of
 // the partition's size, no more than the header's whole machine (whole,
 // 0 if unknown).
-func partitionSize(jobs []swf.Job, whole int64) (int64, string) {
+func partitionSize(jobs []swf.Job, whole int64) (size int64, from, over string) {
 	type event struct{ t, d int64 }
 	var ev []event
 	var largest int64
@@ -112,22 +114,22 @@ func partitionSize(jobs []swf.Job, whole int64) (int64, string) {
 			break // (refused as a size: the sum stops before it can wrap)
 		}
 	}
-	size, from := largest, "largest job"
+	size, from = largest, "largest job"
 	if peak > largest {
 		size, from = peak, "peak logged use"
 	}
 	if whole > 0 && size > whole {
-		size, from = whole, "header"
+		size, from, over = whole, "header", from
 	}
-	return size, from
+	return size, from, over
 }
 
 // size is the machine of the selected partition when -machine gives
 // none: partitionSize's guess from the jobs of tr (those kept), no more
 // than whole, the header's size (0: none).
 func (s *selection) size(tr *trace, whole int64) (int64, string, error) {
-	n, from := partitionSize(tr.jobs, whole)
-	s.SizeGuess = from
+	n, from, over := partitionSize(tr.jobs, whole)
+	s.SizeGuess, s.Over = from, over
 	what := fmt.Sprintf("partition %s", (cli.PartitionJobs{Number: s.Partition, Name: s.Name}).Label())
 	if n <= 0 {
 		return 0, "", fmt.Errorf("%s: -partition %d: no job of %s gives a size to guess its machine by; pass -machine P", tr.name, s.Partition, what)
@@ -137,7 +139,11 @@ func (s *selection) size(tr *trace, whole int64) (int64, string, error) {
 	}
 	switch from {
 	case "header":
-		return n, fmt.Sprintf("header's whole machine: %s's jobs held more at once in the log; a guess, pass -machine P", what), nil
+		more := "its jobs held more at once in the log"
+		if over == "largest job" {
+			more = "its largest job is larger"
+		}
+		return n, fmt.Sprintf("header's whole machine: %s is at most that, %s; a guess, pass -machine P", what, more), nil
 	case "peak logged use":
 		return n, fmt.Sprintf("a guess: the most processors %s's jobs held at once in the log; pass -machine P", what), nil
 	}

@@ -152,3 +152,19 @@ func TestPartitionNothingSimulated(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %q", code, errs, want)
 	}
 }
+
+// A partition whose largest job is larger than the header's machine gets
+// the machine's size, and says why.
+func TestPartitionSizeOverHeader(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "over.swf", "; MaxProcs: 100\n"+
+		"1 0 0 100 150 -1 -1 150 200 -1 1 1 1 -1 1 1 -1 -1\n"+
+		"2 10 -1 100 40 -1 -1 40 200 -1 1 1 1 -1 1 1 -1 -1\n"+
+		"3 20 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 2 -1 -1\n")
+	m := runJSON(t, p, "-partition", "1")
+	sel, _ := m["partition"].(map[string]any)
+	from, _ := m["machine_from"].(string)
+	if m["machine"] != 100.0 || sel["size_guess"] != "header" || sel["size_guess_over_header"] != "largest job" ||
+		!strings.Contains(from, "its largest job is larger") {
+		t.Errorf("machine %v from %q, partition %v", m["machine"], from, sel)
+	}
+}
