@@ -47,7 +47,7 @@ func selectPartition(tr *trace, p int64) (*selection, error) {
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("%s: -partition %d: no job names partition %d (%s)", tr.name, p, p, partitionsText(tr.header, &c))
 	}
-	return &selection{Partition: p, Name: cli.PartitionNames(tr.header)[p], Jobs: len(kept), LeftOut: left}, nil
+	return &selection{Partition: p, Name: cli.PartitionNames(tr.header, map[int64]bool{p: true})[p], Jobs: len(kept), LeftOut: left}, nil
 }
 
 // partitionLines are the report's lines of the partitions: the jobs by
@@ -70,13 +70,25 @@ func poolText(info *runInfo) string {
 	return fmt.Sprintf("simulated as one pool of %d processors (%s)", info.cfg.MachineSize, info.machineFrom)
 }
 
+// errPartitions is how many partitions -partition's error names.
+const errPartitions = 20
+
 // partitionsText names the partitions c counted, for -partition's error.
 func partitionsText(h *swf.Header, c *cli.PartitionCount) string {
 	if c.Count() == 0 {
 		return "no job names one: field 16 is -1 throughout"
 	}
 	var names []string
-	for _, e := range c.All(h) {
+	all := c.All(h)
+	for i, e := range all {
+		if i == errPartitions { // (a log may name a thousand)
+			more := fmt.Sprintf("%d more", len(all)-i)
+			if len(all) == cli.MaxPartitions {
+				more = fmt.Sprintf("at least %d more", len(all)-i)
+			}
+			names = append(names, more)
+			break
+		}
 		names = append(names, fmt.Sprintf("%s: %d jobs", e.Label(), e.Jobs))
 	}
 	return "the log's: " + strings.Join(names, ", ")

@@ -469,6 +469,9 @@ func (s *summary) printPartitions(out io.Writer) {
 	if p.NoPartition > 0 {
 		fmt.Fprintf(w, "  none (-1)\t%d\t%s\t\t\n", p.NoPartition, pct(p.NoPartition, s.jobs))
 	}
+	if p.Beyond > 0 {
+		fmt.Fprintf(w, "  past the first %d\t%d\t%s\t\t\n", len(p.ByPartition), p.Beyond, pct(p.Beyond, s.jobs))
+	}
 	w.Flush()
 	how := "no machine size to take them as one pool"
 	if p.Pool > 0 {

@@ -30,7 +30,18 @@ type PartitionCount struct {
 	byNum   map[int64]*PartitionJobs
 	last    *PartitionJobs // the previous job's: a log's jobs come in runs of one partition
 	unknown int
+	// beyond counts the jobs of partitions past the first
+	// MaxPartitions the log named, not told apart: a log naming a
+	// million (a number a job) held a map of them all, 600 MB in a
+	// streamed simulate that otherwise holds 40, and wrote them all in
+	// -json (90 MB).
+	beyond int
 }
+
+// MaxPartitions bounds the partitions a PartitionCount tells apart, far
+// above any archive log's (CEA-Curie's jobs name 18; SHARCNET's clusters
+// are 10).
+const MaxPartitions = 1000
 
 // Add counts j. (Small enough to inline: a log without partitions, -1
 // throughout, pays an increment a job.)
@@ -50,6 +61,10 @@ func (c *PartitionCount) add(j *swf.Job) {
 			c.byNum = map[int64]*PartitionJobs{}
 		}
 		if e = c.byNum[p]; e == nil {
+			if len(c.byNum) == MaxPartitions {
+				c.beyond++
+				return
+			}
 			e = &PartitionJobs{Number: p}
 			c.byNum[p] = e
 		}
@@ -59,11 +74,9 @@ func (c *PartitionCount) add(j *swf.Job) {
 	e.Largest = max(e.Largest, j.Size())
 }
 
-// Count is the number of partitions the jobs named.
+// Count is the number of partitions the jobs named, told apart (at most
+// MaxPartitions).
 func (c *PartitionCount) Count() int { return len(c.byNum) }
-
-// Has reports whether a job named partition p.
-func (c *PartitionCount) Has(p int64) bool { return c.byNum[p] != nil }
 
 // Partitions is what a report says of a log whose jobs name more than one
 // partition; -json's "partitions" (absent for a log of one partition or
@@ -74,6 +87,9 @@ type Partitions struct {
 	ByPartition []PartitionJobs `json:"by_partition"`
 	// NoPartition counts the jobs without one (field 16 is -1).
 	NoPartition int `json:"no_partition_jobs,omitempty"`
+	// Beyond counts the jobs of partitions past the first MaxPartitions
+	// the log named, which ByPartition leaves out, not told apart.
+	Beyond int `json:"jobs_beyond_max_partitions,omitempty"`
 	// Pool is the processors of the one pool the command took for all
 	// of them (0 when it took none: swfstat).
 	Pool int64 `json:"one_pool_processors,omitempty"`
@@ -95,13 +111,13 @@ func (c *PartitionCount) Partitions(h *swf.Header) *Partitions {
 	if len(c.byNum) < 2 {
 		return nil
 	}
-	return &Partitions{ByPartition: c.All(h), NoPartition: c.unknown}
+	return &Partitions{ByPartition: c.All(h), NoPartition: c.unknown, Beyond: c.beyond}
 }
 
 // All is the jobs of each partition, by number, with the names of h's
 // Partition lines.
 func (c *PartitionCount) All(h *swf.Header) []PartitionJobs {
-	names := PartitionNames(h)
+	names := PartitionNames(h, c.byNum)
 	var all []PartitionJobs
 	for _, n := range slices.Sorted(maps.Keys(c.byNum)) {
 		e := *c.byNum[n]
@@ -120,29 +136,41 @@ func PartitionsOf(h *swf.Header, jobs []swf.Job) *Partitions {
 	return c.Partitions(h)
 }
 
-// PartitionNames reads the header's "Partition: n name" lines: number →
-// name, printable (CEA-Curie's hold "`;" and "z+i5U=:"). A line without a
-// number names nothing; the first line of a number wins, as a
-// single-valued key's does.
-func PartitionNames(h *swf.Header) map[int64]string {
+// PartitionNames reads the header's "Partition: n name" lines of the
+// numbers of want: number → name, its spaces and tabs one space,
+// printable (CEA-Curie's hold "`;" and "z+i5U=:"), at most
+// maxPartitionName bytes (a name of megabytes was the whole of a note).
+// A line without a number names nothing; the first line of a number
+// wins, as a single-valued key's does. (Only want's: a header of 10^5
+// lines was a map of them all, 3 times simulate's memory.)
+func PartitionNames[V any](h *swf.Header, want map[int64]V) map[int64]string {
 	names := map[int64]string{}
 	if h == nil {
 		return names
 	}
 	for _, e := range h.Partition {
-		e = strings.TrimSpace(e)
-		num, name := e, ""
-		if i := strings.IndexAny(e, " \t"); i >= 0 { // ("1\tbatch" too)
-			num, name = e[:i], e[i:]
+		f := strings.Fields(e)
+		if len(f) == 0 {
+			continue
 		}
-		n, err := strconv.ParseInt(num, 10, 64)
+		n, err := strconv.ParseInt(f[0], 10, 64)
 		if _, dup := names[n]; err != nil || dup {
 			continue
 		}
-		names[n] = Printable(strings.TrimSpace(name))
+		if _, ok := want[n]; !ok {
+			continue
+		}
+		name := strings.Join(f[1:], " ")
+		if len(name) > maxPartitionName {
+			name = strings.ToValidUTF8(name[:maxPartitionName], "") + "…"
+		}
+		names[n] = Printable(name)
 	}
 	return names
 }
+
+// maxPartitionName bounds a partition's name as a note says it.
+const maxPartitionName = 64
 
 // Label is the partition as a note names it: "2 batch", or "2".
 func (e PartitionJobs) Label() string {
@@ -174,10 +202,15 @@ func (p *Partitions) Note(how string) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d in partition %s", e.Jobs, e.Label()))
 	}
+	count := strconv.Itoa(len(by))
+	if p.Beyond > 0 {
+		count = fmt.Sprintf("more than %d", len(by))
+		parts = append(parts, fmt.Sprintf("%d in partitions past the first %d, not told apart", p.Beyond, len(by)))
+	}
 	if p.NoPartition > 0 {
 		parts = append(parts, fmt.Sprintf("%d in none", p.NoPartition))
 	}
-	w := fmt.Sprintf("the jobs name %d partitions (SWF field 16; jobs: %s", len(by), strings.Join(parts, ", "))
+	w := fmt.Sprintf("the jobs name %s partitions (SWF field 16; jobs: %s", count, strings.Join(parts, ", "))
 	return w + "); " + how + ", the archive's reading when they share one machine; " +
 		"if they are separate machines (clusters), simulate -partition N simulates one alone"
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -11,10 +12,31 @@ import (
 // number, a hostile name printable; a line without a number names
 // nothing, and the first line of a number wins.
 func TestPartitionNames(t *testing.T) {
-	h := &swf.Header{Partition: []string{" 1  interactive  ", "2\tbatch", "x debug", "1 again", "3", "4 \x1b]0;t\a"}}
-	want := map[int64]string{1: "interactive", 2: "batch", 3: "", 4: `"\x1b]0;t\a"`}
-	if got := PartitionNames(h); !reflect.DeepEqual(got, want) {
+	h := &swf.Header{Partition: []string{" 1  interactive  ", "2\tbatch", "x debug", "1 again", "3", "4 \x1b]0;t\a",
+		"5 a\t\tb", "6 " + strings.Repeat("中", 1e5), "7 unwanted"}}
+	want := map[int64]string{1: "interactive", 2: "batch", 3: "", 4: `"\x1b]0;t\a"`, 5: "a b", 6: strings.Repeat("中", 21) + "…"}
+	wanted := map[int64]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 8: true}
+	if got := PartitionNames(h, wanted); !reflect.DeepEqual(got, want) {
 		t.Errorf("PartitionNames = %v, want %v", got, want)
+	}
+}
+
+// A log naming more partitions than MaxPartitions (a number a job) is
+// counted in bounded memory: the first MaxPartitions told apart, the
+// jobs of the others counted together, and the note says so.
+func TestPartitionCountBounded(t *testing.T) {
+	var c PartitionCount
+	for i := range MaxPartitions + 5 {
+		j := swf.NewJob()
+		j.Partition = 1<<63 - 1 - int64(i)
+		c.Add(&j)
+	}
+	p := c.Partitions(nil)
+	if c.Count() != MaxPartitions || len(p.ByPartition) != MaxPartitions || p.Beyond != 5 {
+		t.Fatalf("count %d, %d told apart, %d beyond; want %d, %d, 5", c.Count(), len(p.ByPartition), p.Beyond, MaxPartitions, MaxPartitions)
+	}
+	if n := p.Note("x"); !strings.Contains(n, "the jobs name more than 1000 partitions") || !strings.Contains(n, "5 in partitions past the first 1000, not told apart") {
+		t.Errorf("Note = %q", n)
 	}
 }
 
