@@ -10,16 +10,22 @@ package utf16text
 // alone (little-endian), at least a quarter of its bytes and two or more
 // (UTF-16 of two characters), in a line of 4 bytes or more. One NUL in a
 // short line is a stray one: swf/convert's sniff refused a whole log
-// whose first line was "ab\x00c" as UTF-16 text. The byte beside each
-// NUL is a character's low byte, so text (Text): little-endian binary
+// whose first line was "ab\x00c" as UTF-16 text. One byte beside each
+// NUL is its character's low byte, so text (Text): little-endian binary
 // numbers, "\x01\x00\x02\x00", have NULs at odd offsets alone too, and
-// drew the iconv advice, which cannot make them a log.
+// drew the iconv advice, which cannot make them a log. Either byte
+// beside it, not the one of its own code unit by offset: a line after
+// the first of a little-endian file starts with the NUL of the previous
+// line's '\n' (a reader splits at the 0A byte), which shifts every pair
+// by one, and its NULs then stand beside the next character's low byte
+// too ("=\x00" before 节, 82 82: a CJK line drew "a damaged file?").
+// A NUL at either end of the line is one of a split pair: no evidence.
 func Line(line string) bool {
 	var nul [2]int
 	for i := 0; i < len(line); i++ {
 		if line[i] == 0 {
 			nul[i%2]++
-			if j := i ^ 1; j < len(line) && !Text(line[j]) {
+			if i > 0 && i+1 < len(line) && !Text(line[i-1]) && !Text(line[i+1]) {
 				return false
 			}
 		}
