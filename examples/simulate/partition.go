@@ -109,6 +109,9 @@ func partitionSize(jobs []swf.Job, whole int64) (size int64, from, over string) 
 		if n <= 0 || n > cli.MaxSize {
 			continue
 		}
+		if j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail {
+			continue // (a part of a job whose summary line is counted: twice its processors)
+		}
 		largest = max(largest, n)
 		if j.Submit < 0 || j.Wait < 0 || j.RunTime <= 0 || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime {
 			continue

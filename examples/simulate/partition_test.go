@@ -168,3 +168,17 @@ func TestPartitionSizeOverHeader(t *testing.T) {
 		t.Errorf("machine %v from %q, partition %v", m["machine"], from, sel)
 	}
 }
+
+// A job's partial-execution lines (status 2, 3, 4), which the summary
+// line's counts, do not add to the partition's peak: 16 held at once,
+// not 32.
+func TestPartitionSizePartialLines(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "partial.swf", "; MaxProcs: 100\n"+
+		"1 0 0 200 16 -1 -1 16 300 -1 1 1 1 -1 1 1 -1 -1\n"+
+		"1 0 0 100 16 -1 -1 16 300 -1 2 1 1 -1 1 1 -1 -1\n"+
+		"1 0 100 100 16 -1 -1 16 300 -1 3 1 1 -1 1 1 -1 -1\n"+
+		"2 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 2 -1 -1\n")
+	if m := runJSON(t, p, "-partition", "1"); m["machine"] != 16.0 {
+		t.Errorf("machine %v from %v, want 16 (the summary line's)", m["machine"], m["machine_from"])
+	}
+}
