@@ -18,7 +18,7 @@ func TestPartitionsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := runCmd(t, "-predictors", "naive", path)
-	if code != 0 || !strings.Contains(out, "the jobs name 5 partitions (SWF field 16; jobs: 120 in partition 1 fs0, 40 in partition 2 fs1, 40 in partition 3 fs2, 40 in partition 4 fs3, 40 in 1 more partitions); "+
+	if code != 0 || !strings.Contains(out, "the jobs name 5 partitions (SWF field 16; jobs: 120 in partition 1 fs0, 40 in partition 2 fs1, 40 in partition 3 fs2, 40 in partition 4 fs3, 40 in partition 5 fs4); "+
 		"replayed as one pool of 400 processors, the archive's reading when they share one machine; if they are separate machines (clusters), simulate -partition N simulates one alone\n") {
 		t.Errorf("exit %d, %s\n%s; want the partitions said", code, errs, out)
 	}

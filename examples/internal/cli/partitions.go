@@ -192,7 +192,7 @@ func (p *Partitions) Note(how string) string {
 	slices.SortStableFunc(by, func(a, b PartitionJobs) int { return cmp.Compare(b.Jobs, a.Jobs) })
 	parts := make([]string, 0, notedPartitions+1)
 	for i, e := range by {
-		if i == notedPartitions {
+		if i == notedPartitions && len(by) > i+1 { // (one more is named: not "in 1 more partitions")
 			rest := 0
 			for _, e := range by[i:] {
 				rest += e.Jobs
