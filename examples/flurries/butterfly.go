@@ -238,8 +238,12 @@ func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
 	notes.numbered(tracetest.SDSCSP2, cli.MadeUpIDs(jobs)) // (as load does)
 	// (and as load does: one failed the filter's detection, "sanitize:
 	// flurry detection: submissions span ...", naming no log)
+	all := jobs
 	jobs, far := cli.SubmitsInRange(jobs)
 	notes.farSubmits(tracetest.SDSCSP2, far)
+	if err := keyLeftOut(all, jobs, far, key); err != nil {
+		return nil, 0, err // (it was "job 64241 not in the log", after the first simulation)
+	}
 	// A number repeated names two jobs: the simulator would reject the
 	// later while the first is live, and the starts compared are keyed by
 	// number. The first keeps it; the others are left out, noted.
@@ -247,6 +251,26 @@ func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
 	notes.duplicates(tracetest.SDSCSP2, dups)
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, key, nil
+}
+
+// keyLeftOut is the error of a butterfly log of which far jobs were left
+// out for a submit time past 2^40 s (all before, kept after) when that
+// left nothing to simulate, or left out job key, the one it shortens:
+// said as load says a log left with no job, or naming the job and why,
+// rather than "not in the log" of a log that has it; nil otherwise.
+func keyLeftOut(all, kept []swf.Job, far int, key int64) error {
+	if far == 0 {
+		return nil
+	}
+	if len(kept) == 0 {
+		return cli.NoSaneJob(tracetest.SDSCSP2, len(all), map[string]int{sanitize.TimeOutOfRange.String(): far})
+	}
+	if slices.ContainsFunc(kept, func(j swf.Job) bool { return j.ID == key }) ||
+		!slices.ContainsFunc(all, func(j swf.Job) bool { return j.ID == key }) {
+		return nil // (kept, or not in the log at all: shorten says so)
+	}
+	return fmt.Errorf("%s: job %d, the one the butterfly shortens, was left out: its submit time is past 2^40 s (%s: %d of the log's %d jobs)",
+		tracetest.SDSCSP2, key, sanitize.TimeOutOfRange, far, len(all))
 }
 
 func (r *butterflyResult) sections() []section {

@@ -282,3 +282,26 @@ func TestNoCandidatesSaid(t *testing.T) {
 		t.Errorf("summarize of no candidate: %q, want none", got)
 	}
 }
+
+// A butterfly log whose every job has a submit time past 2^40 s, or whose
+// job 64241 (the one it shortens) has, says so: it said "job 64241 not in
+// the log" after the first simulation.
+func TestButterflyKeyLeftOutSaid(t *testing.T) {
+	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	for _, c := range []struct {
+		body, want string
+	}{
+		{fmt.Sprintf(line, 1, int64(1<<62)) + fmt.Sprintf(line, 64241, int64(1<<62)),
+			tracetest.SDSCSP2 + ": no sane job (2 records: 2 time out of range)"},
+		{fmt.Sprintf(line, 1, 0) + fmt.Sprintf(line, 64241, int64(1<<62)),
+			tracetest.SDSCSP2 + ": job 64241, the one the butterfly shortens, was left out: its submit time is past 2^40 s (time out of range: 1 of the log's 2 jobs)"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, tracetest.SDSCSP2), []byte("; MaxProcs: 128\n"+c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := runButterfly(context.Background(), dir, &logNotes{}); err == nil || err.Error() != c.want {
+			t.Errorf("%v, want %q", err, c.want)
+		}
+	}
+}

@@ -66,6 +66,9 @@ type jsonRow struct {
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
 	// Skipped is -lenient's malformed lines skipped (swfstat's keys).
 	cli.Skipped
+	// Partitions are the jobs by partition (field 16) when they name
+	// more than one, replayed as one pool; absent otherwise.
+	Partitions *cli.Partitions `json:"partitions,omitempty"`
 	// Waited is the scored jobs that waited at least 60 s (the floor of
 	// the ratios); 0 with jobs scored makes the board degenerate (every
 	// answer under a minute exact), as the text's note says.
@@ -111,6 +114,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		j.NodesSkipped, j.NodesAnomalies = info.nodesSkipped, info.nodesAnomalies
 		j.NoEstimate, j.TrailingZeros, j.Waited = info.noEstimate, info.zeros, info.waited
 		j.Skipped = cli.SkippedOf(info.read)
+		j.Partitions = info.partitions
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -152,6 +156,9 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 		info.name, info.jobs, info.skipped, rej, info.machineText())
 	if w0 := cli.SkippedOf(info.read).Note(); w0 != "" {
 		fmt.Fprintf(w, "%s\n\n", w0)
+	}
+	if p := info.partitions; p != nil {
+		fmt.Fprintf(w, "%s\n\n", p.Note(poolText(info)))
 	}
 	if info.zeros > 0 {
 		fmt.Fprintf(w, "%s\n\n", cli.PaddingNote(info.zeros))
@@ -239,4 +246,12 @@ func deref(p *float64) float64 {
 		return math.NaN()
 	}
 	return *p
+}
+
+// poolText is how the replay took a log's partitions, for their note.
+func poolText(info traceInfo) string {
+	if info.nodes != nil {
+		return "replayed on one machine, the nodes of -nodes"
+	}
+	return fmt.Sprintf("replayed as one pool of %d processors", info.machine)
 }

@@ -95,6 +95,9 @@ type traceInfo struct {
 	// read is the reader's counts: with -lenient, the malformed lines
 	// skipped (cli.SkippedOf).
 	read swf.Stats
+	// partitions are the jobs by partition when they name more than one,
+	// replayed as one pool (cli.Partitions), nil otherwise.
+	partitions *cli.Partitions
 	// waited counts the scored jobs that waited at least the floor (60 s).
 	// None did in a log of no queueing (a quiet machine, a log whose waits
 	// were not recorded as such): every answer under a minute is then
@@ -250,6 +253,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	}
 	if err := cli.CheckMachine(info.machine); err != nil {
 		return nil, info, fmt.Errorf("%s: %w", path, err)
+	}
+	if info.partitions = cli.PartitionsOf(h, jobs); info.partitions != nil {
+		info.partitions.Pool = info.machine
 	}
 	// Each job is counted once, under its first fault (a duplicate ID,
 	// then a size or time out of range, then no wait): a log of "-1"

@@ -23,6 +23,9 @@ type reportJSON struct {
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
 	// Skipped is the trace's malformed lines skipped (-lenient).
 	cli.Skipped
+	// Partitions are the trace's jobs by partition (field 16) when they
+	// name more than one, simulated as one pool; absent otherwise.
+	Partitions *cli.Partitions `json:"partitions,omitempty"`
 	// Changed counts the jobs a job-building rule changed (an estimate
 	// filled, a size taken from the request ...), by rule, as simulate's
 	// changed (sched.Result.Changed of EASY); empty when none was.
@@ -84,7 +87,7 @@ type varqJSON struct {
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
 	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected)),
-		OutOfOrder: r.w.outOfOrder, TrailingZeros: r.w.zeros, Skipped: r.w.skipped, Changed: r.sims["EASY"].Changed()}
+		OutOfOrder: r.w.outOfOrder, TrailingZeros: r.w.zeros, Skipped: r.w.skipped, Partitions: r.w.partitions, Changed: r.sims["EASY"].Changed()}
 	if out.Changed == nil {
 		out.Changed = map[string]int{}
 	}

@@ -15,6 +15,9 @@ func report(w io.Writer, r *result, files []string) {
 	if n := r.w.skipped.Note(); n != "" {
 		fmt.Fprintf(w, "%s\n\n", n)
 	}
+	if p := r.w.partitions; p != nil {
+		fmt.Fprintf(w, "%s\n\n", p.Note(fmt.Sprintf("simulated as one pool of %d processors", p.Pool)))
+	}
 
 	easy := r.sims["EASY"].Summary
 	fmt.Fprintf(w, "Schedulers (package sched; Tsafrir's thesis Table 4.3), %d jobs averaged (first 1%% and those ending after the last arrival excluded):\n", easy.Included)

@@ -23,6 +23,9 @@ type workload struct {
 	outOfOrder int
 	zeros      int64       // zero bytes after the trace's last gzip member, ignored
 	skipped    cli.Skipped // the trace's malformed lines skipped (-lenient)
+	// partitions are the trace's jobs by partition when they name more
+	// than one, simulated as one pool (cli.Partitions), nil otherwise.
+	partitions *cli.Partitions
 }
 
 // maxSynthJobs is the most jobs synth.Generator.Jobs makes at once.
@@ -104,6 +107,10 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 		}
 	}
 	days := float64(last-jobs[0].Submit) / 86400
+	parts := cli.PartitionsOf(h, jobs)
+	if parts != nil {
+		parts.Pool = machine
+	}
 	return workload{
 		name:    filepath.Base(path),
 		desc:    fmt.Sprintf("trace: %s, %d processors, %d jobs over %.0f days", filepath.Base(path), machine, len(jobs), days),
@@ -113,5 +120,6 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 		outOfOrder: late,
 		zeros:      zeros,
 		skipped:    cli.SkippedOf(st),
+		partitions: parts,
 	}, nil
 }

@@ -46,9 +46,13 @@ type options struct {
 	jobsOut  string
 	json     bool
 	list     bool
-	lenient  bool
-	progress bool
-	trace    string
+	// partition is -partition: simulate the jobs of this partition (SWF
+	// field 16) alone, when partitionSet.
+	partition    int64
+	partitionSet bool
+	lenient      bool
+	progress     bool
+	trace        string
 
 	nodes       string          // -nodes FILE: a machine of nodes
 	placement   sched.Placement // -placement
@@ -90,6 +94,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.nodes, "nodes", "", "the machine is the nodes of `FILE`: an Alibaba node list or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)")
 	fs.StringVar(&placement, "placement", "", "where a job goes on a machine of -nodes: first (first fit, the default) or best (best fit)")
 	fs.BoolVar(&o.countMemory, "count-memory", false, "SWF jobs ask for the memory of field 10 (else 7), in MiB per core, on -nodes (Config.CountMemory)")
+	fs.Int64Var(&o.partition, "partition", 0, "simulate the jobs of partition `N` (SWF field 16) alone, the others left out; "+
+		"its machine size, unless -machine, a guess: the most processors its jobs held at once in the log, else its largest job")
 	fs.BoolVar(&o.check, "check", false, "verify the schedule (sched.Result.Check); a violation is an error, exit 1")
 	fs.StringVar(&o.slurmConf, "slurm-conf", "", "simulate Slurm (package sched/slurm) as the site's slurm.conf `FILE` configures it, instead of -policy; "+
 		"convert the trace with convert -accounts so that jobs have their accounts and QOS")
@@ -130,6 +136,14 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		}
 	} else if len(o.shares) > 0 {
 		return o, cli.Usagef("-shares is the fair-share tree of -slurm-conf: give -slurm-conf FILE")
+	}
+	if o.partitionSet = set["partition"]; o.partitionSet {
+		if o.partition < 0 {
+			return o, cli.Usagef("-partition %d: want a partition number, 0 or more (field 16; -1 is a job without one)", o.partition)
+		}
+		if o.slurmConf != "" {
+			return o, cli.Usagef("-partition and -slurm-conf: the Slurm policy runs each partition on its own nodes already")
+		}
 	}
 	if o.namedNodes && (o.slurmConf == "" || o.nodes == "") {
 		return o, cli.Usagef("-named-nodes plans the Slurm policy's backfill on the nodes of -nodes: give -slurm-conf FILE and -nodes FILE")

@@ -307,6 +307,7 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("machine", "%s", machineText(info))
 	line("options", "%s", optionsText(info))
 	nodeLines(info, line)
+	partitionLines(info, line)
 	line("jobs read", "%d", info.trace.read)
 	line("simulated", "%d", simulated(res))
 	reasons, count := rejections(&res.Rejected)
@@ -407,6 +408,11 @@ type report struct {
 	// partition can run (a time limit above MaxTime, an unknown
 	// partition, too many nodes), which Slurm's policy cancels.
 	SlurmCancelled map[string]int `json:"slurm_cancelled,omitempty"`
+	// Partitions are the jobs by partition (SWF field 16) when they name
+	// more than one and were simulated as one pool; Partition is
+	// -partition's selection. Both absent otherwise.
+	Partitions *cli.Partitions `json:"partitions,omitempty"`
+	Partition  *selection      `json:"partition,omitempty"`
 
 	MeanWait       float64  `json:"mean_wait_s"`
 	MeanWaitMin    float64  `json:"mean_wait_min"`
@@ -499,6 +505,8 @@ func jsonReport(info *runInfo) report {
 		WarningData:    data,
 		SlurmConf:      info.slurmIgnored,
 		SlurmCancelled: info.slurmCancelled,
+		Partitions:     info.partitions,
+		Partition:      info.selected,
 
 		MeanWait:       sum.MeanWait,
 		MeanWaitMin:    sum.MeanWait / 60,

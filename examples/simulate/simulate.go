@@ -56,6 +56,23 @@ type runInfo struct {
 	// tell a degenerate E_max (cli.DegenerateEMax): LLNL-Atlas's 23-year
 	// estimate filled 6,294 jobs' with no word of it.
 	eMax cli.EMaxScan
+
+	// partitions are the jobs by partition when they name more than one,
+	// simulated as one pool (nil otherwise, and under -slurm-conf, whose
+	// policy has partitions); selected is -partition's.
+	partCount  cli.PartitionCount
+	partitions *cli.Partitions
+	selected   *selection
+}
+
+// onePool is the note of the partitions c counted, simulated as one pool
+// of machine processors.
+func onePool(h *swf.Header, c *cli.PartitionCount, machine int64) *cli.Partitions {
+	p := c.Partitions(h)
+	if p != nil {
+		p.Pool = machine
+	}
+	return p
 }
 
 // config builds the simulated configuration: the preset, then the peer's
@@ -134,8 +151,14 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		return cli.LenientHint(err)
 	}
 	info := &runInfo{trace: tr, policy: o.policy}
+	if o.partitionSet {
+		if info.selected, err = selectPartition(tr, o.partition); err != nil {
+			return err
+		}
+	}
 	for i := range tr.jobs {
 		info.eMax.Add(&tr.jobs[i])
+		info.partCount.Add(&tr.jobs[i])
 	}
 	if o.nodes != "" {
 		if info.nodes, info.nodesRep, err = cli.ReadNodes(o.nodes, o.lenient); err != nil {
@@ -149,6 +172,9 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 			return fmt.Errorf("%s: an Alibaba pod list asks for cores, memory and GPUs on nodes: pass the trace's node list as -nodes", tr.name)
 		}
 		machine, from, err := machineSize(o, tr.header, tr.name)
+		if info.selected != nil && o.machine == 0 {
+			machine, from, err = info.selected.size(tr, machine)
+		}
 		if err != nil {
 			return err
 		}
@@ -187,6 +213,9 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		}
 	}
 	info.simTime = time.Since(t1)
+	if o.slurmConf == "" && info.selected == nil {
+		info.partitions = onePool(tr.header, &info.partCount, info.cfg.MachineSize)
+	}
 	if o.check {
 		info.checked, info.checkErr = true, info.res.Check()
 	}
@@ -226,8 +255,12 @@ func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progr
 		// The report (printed) says why; the exit status says it too, as
 		// forecast, qbets, replay and varq fail on a log with nothing to
 		// work on, so that a script does not take 0 jobs for a result.
-		err = fmt.Errorf("%s: no job was simulated: every one of the %d read was rejected (%s)",
-			info.trace.name, info.trace.read, cli.Reasons(cli.ByReason(info.res.Rejected)))
+		n, of := info.trace.read, "read"
+		if s := info.selected; s != nil { // (the others were left out, not rejected)
+			n, of = s.Jobs, fmt.Sprintf("of partition %d", s.Partition)
+		}
+		err = fmt.Errorf("%s: no job was simulated: every one of the %d %s was rejected (%s)",
+			info.trace.name, n, of, cli.Reasons(cli.ByReason(info.res.Rejected)))
 	}
 	return err
 }

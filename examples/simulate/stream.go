@@ -81,7 +81,7 @@ var errRestart = errors.New("simulate: restart with the whole trace")
 // streamable reports whether the command's options let it stream (the
 // configuration is checked once the header is read).
 func streamable(o options) bool {
-	return o.trace != "-" && o.nodes == "" && o.slurmConf == "" && o.out == "" && o.jobsOut == "" && !o.check
+	return o.trace != "-" && o.nodes == "" && o.slurmConf == "" && o.out == "" && o.jobsOut == "" && !o.check && !o.partitionSet
 }
 
 // streamLog collects, as a sched.Observer, what the report reads from
@@ -439,6 +439,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 				seenEst = e
 			}
 			info.eMax.Add(j) // (here, not in a loop over the piece after it: the job is at hand)
+			info.partCount.Add(j)
 		}
 		t.read += len(piece)
 		if t.read >= raiseBefore {
@@ -495,6 +496,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	info.waits = log.waits.compare()
 	info.streamWaited = log.waited
 	info.use = log.use(cfg.MachineSize)
+	info.partitions = onePool(h, &info.partCount, cfg.MachineSize)
 	return info, nil
 }
 

@@ -138,6 +138,7 @@ type summary struct {
 	worked             int     // jobs with both known: none, and the offered load is unknown (it said 0.0%)
 	withEstimate, over int
 	queues             map[int64]int
+	parts              cli.PartitionCount // jobs by partition (field 16)
 	// seen and dupIDs count the lines whose job number an earlier line
 	// has (the simulators reject such a job while the first is live,
 	// predictors keyed by number mix the two up); farSubmits those
@@ -217,6 +218,7 @@ func summarize(r *swf.Reader) (*summary, error) {
 			}
 		}
 		s.queues[j.Queue]++
+		s.parts.Add(&j)
 	}
 	s.seen = nil
 	s.stats = r.Stats()
@@ -314,6 +316,7 @@ func (s *summary) print(out io.Writer, name string) {
 		fmt.Fprintf(w, "  queue %d%s\t%d\t%s\t\n", q, s.queueName(q), s.queues[q], pct(s.queues[q], s.jobs))
 	}
 	w.Flush()
+	s.printPartitions(out)
 	for _, e := range s.stats.Warnings {
 		fmt.Fprintln(out, "warning:", e)
 	}
@@ -363,19 +366,22 @@ type summaryJSON struct {
 	// OtherStatusBy splits OtherStatus by value (swf.Stats.OtherStatusCounts,
 	// its first 64 values), as the text report does ("-5: 1, 7: 1");
 	// absent when no status is outside -1..5.
-	OtherStatusBy    map[string]int `json:"status_outside_standard_by_value,omitempty"`
-	DuplicateIDs     int            `json:"duplicate_ids"`
-	NoJobNumber      int            `json:"no_job_number"` // field 1 below 1: no duplicates; the simulators' id_made_up
-	FarSubmits       int            `json:"submits_past_max_time"`
-	FarWork          int            `json:"run_time_or_size_past_max"` // left out of offered_load
-	PartialExecs     int            `json:"partial_executions"`        // status 2, 3, 4: not in jobs, duplicate_ids, offered_load, …
-	Skipped          int            `json:"malformed_lines_skipped"`
-	LateComments     int            `json:"comment_lines_after_jobs"`
-	TrailingZeros    int64          `json:"trailing_zero_bytes"` // after the last gzip member, ignored
-	UnixStartTime    int64          `json:"unix_start_time,omitempty"`
-	Queues           []queueJSON    `json:"queues"`
-	HeaderWarnings   []string       `json:"header_warnings,omitempty"`
-	SkippedLineError []string       `json:"skipped,omitempty"`
+	OtherStatusBy map[string]int `json:"status_outside_standard_by_value,omitempty"`
+	DuplicateIDs  int            `json:"duplicate_ids"`
+	NoJobNumber   int            `json:"no_job_number"` // field 1 below 1: no duplicates; the simulators' id_made_up
+	FarSubmits    int            `json:"submits_past_max_time"`
+	FarWork       int            `json:"run_time_or_size_past_max"` // left out of offered_load
+	PartialExecs  int            `json:"partial_executions"`        // status 2, 3, 4: not in jobs, duplicate_ids, offered_load, …
+	Skipped       int            `json:"malformed_lines_skipped"`
+	LateComments  int            `json:"comment_lines_after_jobs"`
+	TrailingZeros int64          `json:"trailing_zero_bytes"` // after the last gzip member, ignored
+	UnixStartTime int64          `json:"unix_start_time,omitempty"`
+	Queues        []queueJSON    `json:"queues"`
+	// Partitions are the jobs by partition (field 16) when they name
+	// more than one (cli.Partitions), absent otherwise.
+	Partitions       *cli.Partitions `json:"partitions,omitempty"`
+	HeaderWarnings   []string        `json:"header_warnings,omitempty"`
+	SkippedLineError []string        `json:"skipped,omitempty"`
 }
 
 type queueJSON struct {
@@ -406,6 +412,7 @@ func (s *summary) json(name string) summaryJSON {
 		o.Queues = append(o.Queues, queueJSON{q, strings.TrimSpace(s.queueName(q)), n})
 	}
 	sort.Slice(o.Queues, func(i, j int) bool { return o.Queues[i].Queue < o.Queues[j].Queue })
+	o.Partitions = s.partitions()
 	for _, e := range s.stats.Warnings {
 		o.HeaderWarnings = append(o.HeaderWarnings, e.Error())
 	}
@@ -431,4 +438,44 @@ func statusCounts(m map[swf.Status]int) string {
 		fmt.Fprintf(&b, "%d: %d", k, m[k])
 	}
 	return b.String()
+}
+
+// partitions is the jobs by partition when they name more than one, the
+// pool the offered load divides by their machine size (nil otherwise).
+func (s *summary) partitions() *cli.Partitions {
+	p := s.parts.Partitions(s.header)
+	if p != nil && s.machineErr == nil {
+		p.Pool = s.machine
+	}
+	return p
+}
+
+// printPartitions prints the jobs per partition, as per queue, and the
+// note of the one pool, when the jobs name more than one.
+func (s *summary) printPartitions(out io.Writer) {
+	p := s.partitions()
+	if p == nil {
+		return
+	}
+	fmt.Fprintln(out, "\njobs per partition (field 16):")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	for _, e := range p.ByPartition {
+		name := ""
+		if e.Name != "" {
+			name = " " + e.Name
+		}
+		fmt.Fprintf(w, "  partition %d%s\t%d\t%s\tlargest job %d\t\n", e.Number, name, e.Jobs, pct(e.Jobs, s.jobs), e.Largest)
+	}
+	if p.NoPartition > 0 {
+		fmt.Fprintf(w, "  none (-1)\t%d\t%s\t\t\n", p.NoPartition, pct(p.NoPartition, s.jobs))
+	}
+	if p.Beyond > 0 {
+		fmt.Fprintf(w, "  past the first %d\t%d\t%s\t\t\n", len(p.ByPartition), p.Beyond, pct(p.Beyond, s.jobs))
+	}
+	w.Flush()
+	how := "no machine size to take them as one pool"
+	if p.Pool > 0 {
+		how = fmt.Sprintf("the offered load above takes them as one pool of %d processors", p.Pool)
+	}
+	fmt.Fprintln(out, "note:", p.Note(how))
 }

@@ -64,9 +64,36 @@ func readLog(path string, lenient bool) (*swf.Header, []swf.Job, swf.Stats, int6
 // lines a lenient read would skip only to fail at its end) is as it is.
 func LenientHint(err error) error {
 	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) {
+		if Binary(pe.Value) {
+			return fmt.Errorf("%w: %s", err, notText)
+		}
 		return fmt.Errorf("%w (-lenient skips malformed lines, counted and reported)", err)
 	}
 	return err
+}
+
+// notText is what an error adds when the malformed line is binary data
+// (Binary): skipping it (-lenient) or making it UTF-8 (iconv, which a
+// little-endian file's NULs beside every other byte had drawn) cannot
+// make it a log.
+const notText = "binary data, not a text log (SWF is text: a job line is 18 numbers); is it the right file?"
+
+// Binary reports whether v, text read as an SWF line or field, holds
+// bytes that text does not: a control byte (not tab, line feed, vertical
+// tab, form feed or carriage return) or two NULs in a row. UTF-16 text,
+// whose NULs stand one beside each ASCII character, has neither; binary
+// numbers (1, 2, 3 in 16 bits: "\x01\x00\x02\x00\x03\x00") or a
+// zero-filled block has.
+func Binary(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch b := v[i]; {
+		case b == 0 && i+1 < len(v) && v[i+1] == 0:
+			return true
+		case b != 0 && b < 0x20 && (b < '\t' || b > '\r'), b == 0x7f:
+			return true
+		}
+	}
+	return false
 }
 
 // NoJobLines is the error for a log of name without a job line: with
@@ -79,6 +106,9 @@ func NoJobLines(name string, st swf.Stats) error {
 	err := fmt.Errorf("%s: no job line could be read: %d malformed lines skipped (-lenient)", name, st.Skipped)
 	if len(st.Errors) > 0 {
 		err = fmt.Errorf("%w; first: %v", err, st.Errors[0])
+		if pe := (*swf.ParseError)(nil); errors.As(st.Errors[0], &pe) && Binary(pe.Value) {
+			err = fmt.Errorf("%w: %s", err, notText)
+		}
 	}
 	return err
 }

@@ -1,0 +1,37 @@
+package clitest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DAS2Like is a log of five clusters of different sizes in one file, as
+// a merged DAS2 would be (the archive publishes DAS2 as five logs, one a
+// cluster; SHARCNET's ten clusters are one log): fs0, of 144 processors,
+// runs three jobs of 48 at once; fs1 to fs4 (partitions 2 to 5) run one
+// job of 8·p processors at a time, 7 jobs a round every 2000 s, the header naming the
+// partitions and giving MaxProcs 400 for the whole. withWait false logs
+// no waits (-1): no schedule of the log.
+func DAS2Like(rounds int, withWait bool) string {
+	var b strings.Builder
+	b.WriteString("; Computer: five clusters in one log\n; MaxProcs: 400\n; MaxPartitions: 5\n")
+	for i := 0; i < 5; i++ {
+		fmt.Fprintf(&b, "; Partition: %d fs%d\n", i+1, i)
+	}
+	wait := 0
+	if !withWait {
+		wait = -1
+	}
+	id := 1
+	for k := 0; k < rounds; k++ {
+		for c := 0; c < 3; c++ {
+			fmt.Fprintf(&b, "%d %d %d 1000 48 -1 -1 48 1200 -1 1 1 1 -1 1 1 -1 -1\n", id, 2000*k, wait)
+			id++
+		}
+		for p := 2; p <= 5; p++ {
+			fmt.Fprintf(&b, "%d %d %d 500 %d -1 -1 %d 600 -1 1 %d 1 -1 1 %d -1 -1\n", id, 2000*k+1, wait, 8*p, 8*p, id, p)
+			id++
+		}
+	}
+	return b.String()
+}
