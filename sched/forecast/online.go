@@ -23,10 +23,13 @@ const floor = 60
 // (SDSC-Par), so none reaches it.
 const maxQueueModels = 64
 
-// maxUserModels is the number of users (the first seen with a started
-// job) that get a ladder of their own, for the same reason as
-// maxQueueModels: the archive logs have at most 679 users, of whom at most
-// 265 have 200 jobs (SDSC-BLUE), the Train a ladder needs before it is used.
+// maxUserModels is the number of users' ladders kept, for the same reason
+// as maxQueueModels (a ladder holds some 20 KB: 512 of them about 10 MB):
+// past it, a new user's ladder replaces that of the user whose last job
+// started longest ago, so that a service run for months learns its
+// current users, not the first 512 it saw. The archive logs have at most
+// 679 users (CTC-SP2; CEA-Curie 582), of whom at most 265 have 200 jobs
+// (SDSC-BLUE), the Train a ladder needs before it is used.
 const maxUserModels = 512
 
 // avgStep is the weight of the newest job in the moving averages of the
@@ -58,8 +61,9 @@ const (
 // (−1), the class's alone). A user's own ladder, once it has learnt from
 // Train of their jobs, joins the average with the same weight (a user's
 // habits — when they submit, how much, to which queue — change what the
-// same features mean for their jobs; the first 512 users seen with a
-// started job get one, jobs without a user (−1) none).
+// same features mean for their jobs; the ladders of the 512 users whose
+// last job started most recently are kept, jobs without a user (−1) have
+// none).
 // The features are each job's as they were at its question: log simulated wait,
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
@@ -90,6 +94,8 @@ type Online struct {
 	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
 	queues  int                  // the queues with ladders of their own (at most maxQueueModels)
 	user    map[int64]*ladder    // user → their own ladder (at most maxUserModels)
+	userAt  map[int64]int64      // user → learns at their last started job (the least recent is replaced)
+	learns  int64                // the jobs learnt from
 	mix     [nThresholds]float64 // the averaged distribution function
 	use     []*ladder            // the ladders averaged for the job asked about
 	snap    Snapshot
@@ -140,7 +146,8 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
-		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder), user: make(map[int64]*ladder),
+		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
+		user: make(map[int64]*ladder), userAt: make(map[int64]int64),
 	}, nil
 }
 
@@ -519,15 +526,18 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
+	o.learns++
 	if j.User >= 0 {
 		u := o.user[j.User]
-		if u == nil && len(o.user) < maxUserModels {
+		if u == nil {
+			if len(o.user) >= maxUserModels {
+				o.evictUser()
+			}
 			u = newLadder(o.cfg.Forget, o.nf)
 			o.user[j.User] = u
 		}
-		if u != nil {
-			u.add(a.x[:], w)
-		}
+		u.add(a.x[:], w)
+		o.userAt[j.User] = o.learns
 	}
 	if j.Queue < 0 {
 		return // no queue (SWF's −1): the class's model is the job's
@@ -546,6 +556,20 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		}
 		q.add(a.x[:], w)
 	}
+}
+
+// evictUser drops the ladder of the user whose last job started longest
+// ago (a scan of maxUserModels entries, only when a new user arrives at
+// the cap; o.learns numbers are unique, so the choice is deterministic).
+func (o *Online) evictUser() {
+	old, at := int64(0), int64(math.MaxInt64)
+	for u, t := range o.userAt {
+		if t < at {
+			old, at = u, t
+		}
+	}
+	delete(o.user, old)
+	delete(o.userAt, old)
 }
 
 func point(w float64) replay.Prediction {

@@ -69,8 +69,8 @@ func TestOnlineUserLadders(t *testing.T) {
 }
 
 // TestOnlineUserCap: jobs without a user (−1) get no user ladder; a log
-// that numbers a user per job gets ladders for the first maxUserModels
-// users only, so memory stays bounded.
+// that numbers a user per job keeps maxUserModels users' ladders at most,
+// so memory stays bounded.
 func TestOnlineUserCap(t *testing.T) {
 	jobs := synthetic(t, 3000, 7)
 	for i := range jobs {
@@ -96,7 +96,50 @@ func TestOnlineUserCap(t *testing.T) {
 	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
 		t.Fatal(err)
 	}
-	if len(o.user) != maxUserModels {
-		t.Fatalf("%d users' ladders, want %d of %d", len(o.user), maxUserModels, len(jobs))
+	if len(o.user) != maxUserModels || len(o.userAt) != maxUserModels {
+		t.Fatalf("%d users' ladders (%d recency entries), want %d of %d", len(o.user), len(o.userAt), maxUserModels, len(jobs))
+	}
+}
+
+// TestOnlineUserEviction: past maxUserModels users, a new user's ladder
+// replaces the one of the user whose last job started longest ago, so a
+// service run for months learns the users it has now. 700 users submit
+// one job each, then user 5000 submits 300: with the first 512 users kept
+// for good, user 5000 never had a ladder; now theirs has learnt from their
+// jobs, and the oldest users' ladders are gone.
+func TestOnlineUserEviction(t *testing.T) {
+	var jobs []swf.Job
+	for i := range int64(1000) {
+		user := i + 1
+		if i >= 700 {
+			user = 5000
+		}
+		jobs = append(jobs, job(i+1, i*120, 0, 60, 1, 600, user))
+	}
+	o, err := NewOnline(Config{Train: 50}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.user) != maxUserModels || len(o.userAt) != maxUserModels {
+		t.Fatalf("%d users' ladders (%d recency entries), want %d", len(o.user), len(o.userAt), maxUserModels)
+	}
+	// (The replay ends at the last arrival: the last job's start is not
+	// seen.)
+	if u := o.user[5000]; u == nil || u.seen != 299 {
+		t.Fatalf("the newest user's ladder: %v, want one learnt from 299 of their 300 jobs", u != nil)
+	}
+	// The first 100 jobs are the replay's training, never asked about:
+	// users 101…700 were learnt from, and the 89 who started first of
+	// them (101…189) made room for 190…700 and 5000.
+	for _, u := range []int64{101, 189} {
+		if o.user[u] != nil {
+			t.Errorf("user %d, the least recent, kept their ladder", u)
+		}
+	}
+	if o.user[190] == nil || o.user[700] == nil {
+		t.Errorf("users 190 and 700 lost their ladders")
 	}
 }
