@@ -24,7 +24,7 @@ const floor = 60
 const maxQueueModels = 64
 
 // maxUserModels is the number of users' ladders kept, for the same reason
-// as maxQueueModels (a ladder holds some 20 KB: 512 of them about 10 MB):
+// as maxQueueModels (a ladder holds about 21 KB: 512 of them 11 MB):
 // past it, a new user's ladder replaces that of the user whose last job
 // started longest ago, so that a service run for months learns its
 // current users, not the first 512 it saw. The archive logs have at most
