@@ -531,9 +531,10 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		u := o.user[j.User]
 		if u == nil {
 			if len(o.user) >= maxUserModels {
-				o.evictUser()
+				u = o.evictUser()
+			} else {
+				u = newLadder(o.cfg.Forget, o.nf)
 			}
-			u = newLadder(o.cfg.Forget, o.nf)
 			o.user[j.User] = u
 		}
 		u.add(a.x[:], w)
@@ -560,16 +561,21 @@ func (o *Online) learn(j *swf.Job, a asked) {
 
 // evictUser drops the ladder of the user whose last job started longest
 // ago (a scan of maxUserModels entries, only when a new user arrives at
-// the cap; o.learns numbers are unique, so the choice is deterministic).
-func (o *Online) evictUser() {
+// the cap; o.learns numbers are unique, so the choice is deterministic)
+// and returns it emptied for the new user: a log that numbers a user per
+// job allocates no ladder per job.
+func (o *Online) evictUser() *ladder {
 	old, at := int64(0), int64(math.MaxInt64)
 	for u, t := range o.userAt {
 		if t < at {
 			old, at = u, t
 		}
 	}
+	l := o.user[old]
 	delete(o.user, old)
 	delete(o.userAt, old)
+	l.reset()
+	return l
 }
 
 func point(w float64) replay.Prediction {

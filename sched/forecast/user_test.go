@@ -143,3 +143,38 @@ func TestOnlineUserEviction(t *testing.T) {
 		t.Errorf("users 190 and 700 lost their ladders")
 	}
 }
+
+// TestLadderReset: an evicted user's ladder, emptied for the next user,
+// answers bit for bit as a new ladder fed the same jobs.
+func TestLadderReset(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	sample := func() ([]float64, int64) {
+		x := make([]float64, nPlain)
+		x[0] = 1
+		for i := 1; i < nPlain; i++ {
+			x[i] = rng.NormFloat64()
+		}
+		return x, int64(rng.IntN(86400))
+	}
+	used, fresh := newLadder(0.995, nPlain), newLadder(0.995, nPlain)
+	for range 300 {
+		x, w := sample()
+		used.add(x, w)
+	}
+	x, _ := sample()
+	used.fill(x) // (a factorization of the old samples)
+	used.reset()
+	for range 250 {
+		x, w := sample()
+		used.add(x, w)
+		fresh.add(x, w)
+	}
+	for range 5 {
+		x, _ := sample()
+		used.fill(x)
+		fresh.fill(x)
+		if used.F != fresh.F || used.seen != fresh.seen {
+			t.Fatalf("reset ladder (seen %d) answers %v, a new one (seen %d) %v", used.seen, used.F, fresh.seen, fresh.F)
+		}
+	}
+}
