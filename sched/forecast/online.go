@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"cmp"
+	"container/list"
 	"context"
 	"fmt"
 	"math"
@@ -91,13 +92,12 @@ type Online struct {
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
-	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
-	queues  int                  // the queues with ladders of their own (at most maxQueueModels)
-	user    map[int64]*ladder    // user → their own ladder (at most maxUserModels)
-	userAt  map[int64]int64      // user → learns at their last started job (the least recent is replaced)
-	learns  int64                // the jobs learnt from
-	mix     [nThresholds]float64 // the averaged distribution function
-	use     []*ladder            // the ladders averaged for the job asked about
+	queue   map[[2]int64]*ladder    // queue, size class → its own ladder; queue, −1 → the queue's
+	queues  int                     // the queues with ladders of their own (at most maxQueueModels)
+	user    map[int64]*list.Element // user → their element of users (at most maxUserModels)
+	users   list.List               // *userLadder, by their last started job, the most recent first
+	mix     [nThresholds]float64    // the averaged distribution function
+	use     []*ladder               // the ladders averaged for the job asked about
 	snap    Snapshot
 	lastW   map[int]int64      // size class → wait of its last started job
 	userW   map[int64]int64    // user → wait of their last started job
@@ -147,7 +147,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
 		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
-		user: make(map[int64]*ladder), userAt: make(map[int64]int64),
+		user: make(map[int64]*list.Element),
 	}, nil
 }
 
@@ -229,8 +229,8 @@ func (o *Online) grow() {
 	for _, m := range o.queue {
 		m.m.grow(o.nf)
 	}
-	for _, m := range o.user {
-		m.m.grow(o.nf)
+	for _, e := range o.user {
+		e.Value.(*userLadder).l.m.grow(o.nf)
 	}
 }
 
@@ -325,8 +325,8 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	if q := o.queue[[2]int64{j.Queue, int64(sizeClass(j.Size()))}]; q != nil && q.seen >= o.cfg.Train && q.seen != m.seen {
 		use = append(use, q, o.queue[[2]int64{j.Queue, -1}]) // (the queue's has learnt from at least q's jobs)
 	}
-	if u := o.user[j.User]; u != nil && u.seen >= o.cfg.Train {
-		use = append(use, u)
+	if e := o.user[j.User]; e != nil && e.Value.(*userLadder).l.seen >= o.cfg.Train {
+		use = append(use, e.Value.(*userLadder).l)
 	}
 	o.use = use
 	if len(use) == 1 {
@@ -526,19 +526,8 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
-	o.learns++
 	if j.User >= 0 {
-		u := o.user[j.User]
-		if u == nil {
-			if len(o.user) >= maxUserModels {
-				u = o.evictUser()
-			} else {
-				u = newLadder(o.cfg.Forget, o.nf)
-			}
-			o.user[j.User] = u
-		}
-		u.add(a.x[:], w)
-		o.userAt[j.User] = o.learns
+		o.userLadderOf(j.User).add(a.x[:], w)
 	}
 	if j.Queue < 0 {
 		return // no queue (SWF's −1): the class's model is the job's
@@ -559,23 +548,35 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	}
 }
 
-// evictUser drops the ladder of the user whose last job started longest
-// ago (a scan of maxUserModels entries, only when a new user arrives at
-// the cap; o.learns numbers are unique, so the choice is deterministic)
-// and returns it emptied for the new user: a log that numbers a user per
-// job allocates no ladder per job.
-func (o *Online) evictUser() *ladder {
-	old, at := int64(0), int64(math.MaxInt64)
-	for u, t := range o.userAt {
-		if t < at {
-			old, at = u, t
-		}
+// userLadder is a user's ladder in Online.users.
+type userLadder struct {
+	id int64
+	l  *ladder
+}
+
+// userLadderOf returns the ladder of the user, whose job has just started,
+// moved to the front of o.users. A new user past maxUserModels takes the
+// ladder of the user at the back, whose last job started longest ago,
+// emptied: in constant time, and a log that numbers a user per job
+// allocates no ladder per job.
+func (o *Online) userLadderOf(id int64) *ladder {
+	e := o.user[id]
+	switch {
+	case e != nil:
+		o.users.MoveToFront(e)
+	case len(o.user) < maxUserModels:
+		e = o.users.PushFront(&userLadder{id, newLadder(o.cfg.Forget, o.nf)})
+		o.user[id] = e
+	default:
+		e = o.users.Back()
+		u := e.Value.(*userLadder)
+		delete(o.user, u.id)
+		u.id = id
+		u.l.reset()
+		o.users.MoveToFront(e)
+		o.user[id] = e
 	}
-	l := o.user[old]
-	delete(o.user, old)
-	delete(o.userAt, old)
-	l.reset()
-	return l
+	return e.Value.(*userLadder).l
 }
 
 func point(w float64) replay.Prediction {

@@ -96,8 +96,8 @@ func TestOnlineUserCap(t *testing.T) {
 	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
 		t.Fatal(err)
 	}
-	if len(o.user) != maxUserModels || len(o.userAt) != maxUserModels {
-		t.Fatalf("%d users' ladders (%d recency entries), want %d of %d", len(o.user), len(o.userAt), maxUserModels, len(jobs))
+	if len(o.user) != maxUserModels || o.users.Len() != maxUserModels {
+		t.Fatalf("%d users' ladders (%d listed), want %d of %d", len(o.user), o.users.Len(), maxUserModels, len(jobs))
 	}
 }
 
@@ -123,13 +123,13 @@ func TestOnlineUserEviction(t *testing.T) {
 	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
 		t.Fatal(err)
 	}
-	if len(o.user) != maxUserModels || len(o.userAt) != maxUserModels {
-		t.Fatalf("%d users' ladders (%d recency entries), want %d", len(o.user), len(o.userAt), maxUserModels)
+	if len(o.user) != maxUserModels || o.users.Len() != maxUserModels {
+		t.Fatalf("%d users' ladders (%d listed), want %d", len(o.user), o.users.Len(), maxUserModels)
 	}
 	// (The replay ends at the last arrival: the last job's start is not
 	// seen.)
-	if u := o.user[5000]; u == nil || u.seen != 299 {
-		t.Fatalf("the newest user's ladder: %v, want one learnt from 299 of their 300 jobs", u != nil)
+	if e := o.user[5000]; e == nil || e.Value.(*userLadder).l.seen != 299 {
+		t.Fatalf("the newest user's ladder: %v, want one learnt from 299 of their 300 jobs", e != nil)
 	}
 	// The first 100 jobs are the replay's training, never asked about:
 	// users 101…700 were learnt from, and the 89 who started first of
@@ -141,6 +141,9 @@ func TestOnlineUserEviction(t *testing.T) {
 	}
 	if o.user[190] == nil || o.user[700] == nil {
 		t.Errorf("users 190 and 700 lost their ladders")
+	}
+	if f, b := o.users.Front().Value.(*userLadder).id, o.users.Back().Value.(*userLadder).id; f != 5000 || b != 190 {
+		t.Errorf("users by their last start: %d first, %d last, want 5000 and 190", f, b)
 	}
 }
 
