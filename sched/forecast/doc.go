@@ -48,9 +48,7 @@
 // budget 10 ms); a forecast at every submission, per 200k jobs
 // (examples/forecast -predictors forecast; budget 60 s): SDSC-BLUE 20 s,
 // 30 s on 144 nodes; CEA-Curie 40 s (c71a4a0); the Alibaba GPU pods on
-// their 1,523 nodes 38–42 s (49–59 s before a20138e, bench_test.go). The
-// users' ladders (2ab0fc5) added 10% of the replay's instructions on
-// SDSC-BLUE's first 15,000 jobs (callgrind, TestExperiment).
+// their 1,523 nodes 38–42 s (49–59 s before a20138e, bench_test.go).
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast
