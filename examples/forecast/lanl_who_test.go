@@ -26,7 +26,7 @@ import (
 // plain `go test` checks the digest. Regenerate with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeLANLWho -timeout 30m
-const lanlWhoDigest = "309b330fc8071452f7647f49c19a54628860d1c1b245d01adb7ddf28b6ed3eb2"
+const lanlWhoDigest = "fb89ad2d337fa2187024e67798d3b4b21eea00c4de662f445c0c3878d38fcc3b"
 
 // TestReadmeLANLWho replays LANL-CM5 through the scoreboard's causal
 // scoring (score.go's scorers and row.add) with the forecaster and the

@@ -20,14 +20,14 @@ import (
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
-	"log-KTH-SP2":   "a3e2f89110f3a2827c4a3e74616f687b23deac3e18454b4e27238d4e79c4b134",
-	"log-SDSC-Par":  "7468a23cceec6ad24b2ce337baf4af9fa33f7a06434a10288689cdbec9befd67",
-	"log-OSC-Clust": "05da22f2ef9326f09ea5fd60f674ef13f3dfb6be0eb7619c2537d3e96e62d889",
-	"log-SDSC-SP2":  "52252eb8395a55ead096ef530d48224cdbf96688862836bc3529fcbbdcb784a2",
-	"log-CTC-SP2":   "afa967a962e97bec22edf3dd101bdeaf738a91ab7829fdf02c524a972607e096",
-	"log-LANL-CM5":  "63c907d6ec321999f2d53d0d24553fc7ad4fdf8df6764ff5eabb4e33336d3eb0",
-	"log-SDSC-BLUE": "2f1c2cbe39493a8492d823d4e936b464f66eefa516f4dbfd8ceba5f5f1533b27",
-	"log-CEA-Curie": "85385398daca96fd7a17e787520db26af0e5bd823079465c100d39bbc143b0a1",
+	"log-KTH-SP2":   "9ed28333c405842e07545f924a45e97d94c5b0fd49eb1d7d8ca489fc194b39f8",
+	"log-SDSC-Par":  "ee37cc17c9290ae4276a8f47f213993c793112902cc82ae5f8436d5572f4e2a1",
+	"log-OSC-Clust": "f3cfea0a029ca9fca587bb459676b18445f9ab136ba9dea4cfc8acdb50fe79f3",
+	"log-SDSC-SP2":  "c6214a7efef105263550e3bdc8940943ad52dd571fd2de7385d0f93a54a5095d",
+	"log-CTC-SP2":   "22a3bfbb8d1e7f5fbc1fefb44671a3ce725500534794bfae9f80a42bd10680b2",
+	"log-LANL-CM5":  "e043fa784648fd3d12f5b3bbc00dd55d9620b224477e6118a6c57d85e9f46105",
+	"log-SDSC-BLUE": "4376ea1be66a7d22db3483ce796fdf80e03b4a7471dc985f7d3656749c967e2b",
+	"log-CEA-Curie": "66949ea4ae9769334291ee33b3f945214948d9876f972c86ad523478fa4b9c11",
 }
 
 // rowsEnv, with the long run, names the predictors (comma-separated) to

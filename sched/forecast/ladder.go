@@ -69,6 +69,12 @@ func newLadder(forget float64, d int) *ladder {
 	return &ladder{m: newLinear(d, nThresholds, forget)}
 }
 
+// reset empties the ladder: it answers as a new one on as many features.
+func (l *ladder) reset() {
+	l.seen = 0
+	l.m.reset()
+}
+
 // add learns that the job with features x waited w seconds.
 func (l *ladder) add(x []float64, w int64) {
 	l.seen++

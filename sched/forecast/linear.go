@@ -51,6 +51,16 @@ func (m *linear) grow(d int) {
 	m.d, m.dirty = d, true
 }
 
+// reset forgets every sample (the factor and v are recomputed from XᵀX
+// at the next prediction).
+func (m *linear) reset() {
+	clear(m.xx)
+	for _, xy := range m.xy {
+		clear(xy)
+	}
+	m.n, m.dirty = 0, true
+}
+
 // add learns the outputs y at x.
 func (m *linear) add(x, y []float64) {
 	f := m.forget

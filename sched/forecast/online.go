@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"cmp"
+	"container/list"
 	"context"
 	"fmt"
 	"math"
@@ -22,6 +23,15 @@ const floor = 60
 // not, may number a queue per job. The archive logs have at most 30
 // (SDSC-Par), so none reaches it.
 const maxQueueModels = 64
+
+// maxUserModels is the number of users' ladders kept, for the same reason
+// as maxQueueModels (a ladder holds about 21 KB: 512 of them 11 MB):
+// past it, a new user's ladder replaces that of the user whose last job
+// started longest ago, so that a service run for months learns its
+// current users, not the first 512 it saw. The archive logs have at most
+// 679 users (CTC-SP2; CEA-Curie 582), of whom at most 265 have 200 jobs
+// (SDSC-BLUE), the Train a ladder needs before it is used.
+const maxUserModels = 512
 
 // avgStep is the weight of the newest job in the moving averages of the
 // recent waits and errors (a memory of about 20 jobs).
@@ -49,7 +59,12 @@ const (
 // queue's pools its classes, the queue and class's fits what a linear
 // model per class cannot: a queue's own limits, order and hours; the first
 // 64 queues seen get these ladders, later ones, and jobs without a queue
-// (−1), the class's alone).
+// (−1), the class's alone). A user's own ladder, once it has learnt from
+// Train of their jobs, joins the average with the same weight (a user's
+// habits — when they submit, how much, to which queue — change what the
+// same features mean for their jobs; the ladders of the 512 users whose
+// last job started most recently are kept, jobs without a user (−1) have
+// none).
 // The features are each job's as they were at its question: log simulated wait,
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
@@ -77,9 +92,12 @@ type Online struct {
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
-	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
-	queues  int                  // the queues with ladders of their own (at most maxQueueModels)
-	mix     [nThresholds]float64 // the averaged distribution function
+	queue   map[[2]int64]*ladder    // queue, size class → its own ladder; queue, −1 → the queue's
+	queues  int                     // the queues with ladders of their own (at most maxQueueModels)
+	user    map[int64]*list.Element // user → their element of users (at most maxUserModels)
+	users   list.List               // *userLadder, by their last started job, the most recent first
+	mix     [nThresholds]float64    // the averaged distribution function
+	use     []*ladder               // the ladders averaged for the job asked about
 	snap    Snapshot
 	lastW   map[int]int64      // size class → wait of its last started job
 	userW   map[int64]int64    // user → wait of their last started job
@@ -129,6 +147,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
 		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
+		user: make(map[int64]*list.Element),
 	}, nil
 }
 
@@ -209,6 +228,9 @@ func (o *Online) grow() {
 	}
 	for _, m := range o.queue {
 		m.m.grow(o.nf)
+	}
+	for _, e := range o.user {
+		e.Value.(*userLadder).l.m.grow(o.nf)
 	}
 }
 
@@ -297,18 +319,28 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	// The linear model extrapolates in log space: past the longest wait
 	// ever seen its answer is an artefact, not a forecast.
 	lim := float64(max(o.maxWait, floor))
-	q := o.queue[[2]int64{j.Queue, int64(sizeClass(j.Size()))}]
-	if q == nil || q.seen < o.cfg.Train || q.seen == m.seen {
-		// (A queue that has had every job of the class learns what the
-		// class does: the two fits are the same.)
+	use := append(o.use[:0], m)
+	// (A queue that has had every job of the class learns what the class
+	// does: the two fits are the same.)
+	if q := o.queue[[2]int64{j.Queue, int64(sizeClass(j.Size()))}]; q != nil && q.seen >= o.cfg.Train && q.seen != m.seen {
+		use = append(use, q, o.queue[[2]int64{j.Queue, -1}]) // (the queue's has learnt from at least q's jobs)
+	}
+	if e := o.user[j.User]; e != nil && e.Value.(*userLadder).l.seen >= o.cfg.Train {
+		use = append(use, e.Value.(*userLadder).l)
+	}
+	o.use = use
+	if len(use) == 1 {
 		return point(min(m.forecast(o.x[:], o.cfg.Median), lim)), nil
 	}
-	g := o.queue[[2]int64{j.Queue, -1}] // (it has learnt from at least q's jobs)
-	m.fill(o.x[:])
-	q.fill(o.x[:])
-	g.fill(o.x[:])
+	clear(o.mix[:])
+	for _, l := range use {
+		l.fill(o.x[:])
+		for k := range o.mix {
+			o.mix[k] += l.F[k]
+		}
+	}
 	for k := range o.mix {
-		o.mix[k] = (m.F[k] + q.F[k] + g.F[k]) / 3
+		o.mix[k] /= float64(len(use))
 	}
 	return point(min(decide(&o.mix, o.cfg.Median), lim)), nil
 }
@@ -494,6 +526,9 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
+	if j.User >= 0 {
+		o.userLadderOf(j.User).add(a.x[:], w)
+	}
 	if j.Queue < 0 {
 		return // no queue (SWF's −1): the class's model is the job's
 	}
@@ -511,6 +546,37 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		}
 		q.add(a.x[:], w)
 	}
+}
+
+// userLadder is a user's ladder in Online.users.
+type userLadder struct {
+	id int64
+	l  *ladder
+}
+
+// userLadderOf returns the ladder of the user, whose job has just started,
+// moved to the front of o.users. A new user past maxUserModels takes the
+// ladder of the user at the back, whose last job started longest ago,
+// emptied: in constant time, and a log that numbers a user per job
+// allocates no ladder per job.
+func (o *Online) userLadderOf(id int64) *ladder {
+	e := o.user[id]
+	switch {
+	case e != nil:
+		o.users.MoveToFront(e)
+	case len(o.user) < maxUserModels:
+		e = o.users.PushFront(&userLadder{id, newLadder(o.cfg.Forget, o.nf)})
+		o.user[id] = e
+	default:
+		e = o.users.Back()
+		u := e.Value.(*userLadder)
+		delete(o.user, u.id)
+		u.id = id
+		u.l.reset()
+		o.users.MoveToFront(e)
+		o.user[id] = e
+	}
+	return e.Value.(*userLadder).l
 }
 
 func point(w float64) replay.Prediction {
