@@ -47,7 +47,35 @@
 // preset reserves and backfills over every resource (the contract is
 // Config.Nodes's; ExampleConfig_nodes). Config.WithPeer schedules as pyss
 // or predictsim does, job by job (Peer). A log's load and its scaling are
-// in sched/load, runtime predictors in sched/predict. Events cost O(log
-// n); a Sim is not safe for concurrent use: run Sims in parallel. The
-// decisions S1…S32 and sections spec §N cited are in docs/decisions.md.
+// in sched/load, runtime predictors in sched/predict. A Sim is not safe
+// for concurrent use: run Sims in parallel. The decisions S1…S32 and
+// sections spec §N cited are in docs/decisions.md.
+//
+// # Cost
+//
+// For q waiting jobs, r running and a profile of P points (at most two a
+// running job or reservation):
+//
+//   - an arrival, a start or an end costs O(log n) of bookkeeping;
+//   - EASY and the variants that give the reservation to the first by
+//     arrival or by prediction: a pass walks the running jobs until the
+//     holder's processors accumulate and the waiting jobs only while
+//     processors are free, and after arrivals alone only the new ones;
+//     the cost per job stays flat as the log grows, overloaded or not
+//     (BenchmarkOverloaded, BenchmarkSyntheticEASY);
+//   - LXF&W: its priority grows with each job's wait at a rate of its
+//     own, so the order changes between passes; a pass computes every
+//     priority and the holder in one walk, O(q), and sorts only the jobs
+//     no larger than the free processors, O(c log c) for c of them. A run
+//     is O(Σ q) over its passes: quadratic in the log when the queue
+//     grows with it (a load above 1);
+//   - conservative backfilling: a full pass visits every waiting job in
+//     arrival order, O(q), a visit O(1) when nothing gained before the
+//     job's slot; a job is scanned only over the starts a gain can have
+//     opened, O(points there), and moved in O(log P + points in its slot)
+//     plus a copy of the points after it. Compression is the algorithm's
+//     own superlinear term: on a log whose queue grows with it, each early
+//     end can move Θ(q) reservations (each an OnReservation), so a run is
+//     Θ(Σ q) visits and moves, and more for the scans, whose ranges grow
+//     with the profile (TestOverloadedCostGrowth counts them).
 package sched
