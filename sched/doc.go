@@ -14,9 +14,9 @@
 // Config's zero value plus a MachineSize is vanilla EASY with user
 // estimates under the thesis's rules S1–S9 (Config's doc). Each variant of
 // the thesis's Tab 4.4 is a Preset; each New returns a fresh Config, as
-// predictors keep per-simulation state. Observers (or Hooks) are told every
-// submission, start, end and reservation. A Sim runs step by step, for
-// agents that submit and cancel jobs as it goes (ExampleSim).
+// predictors keep per-simulation state. Observers (or Hooks) see every
+// submission, start, end and reservation; a Sim runs step by step, for
+// agents that submit and cancel jobs (ExampleSim).
 //
 // # Writing a policy
 //
@@ -40,42 +40,16 @@
 // change only the queue order, plug an Order into EASYScheduler
 // (ExampleOrder); a Scheduler's Name is Result.Policy.
 //
-// # Machines of nodes, peers, load
+// # Machines of nodes, peers, load, cost
 //
 // Config.Nodes makes the machine a set of nodes with cores, memory, GPUs
 // and named resources on which each job's swf.Demand is placed; every
-// preset reserves and backfills over every resource (the contract is
-// Config.Nodes's; ExampleConfig_nodes). Config.WithPeer schedules as pyss
-// or predictsim does, job by job (Peer). A log's load and its scaling are
-// in sched/load, runtime predictors in sched/predict. A Sim is not safe
-// for concurrent use: run Sims in parallel. The decisions S1…S32 and
-// sections spec §N cited are in docs/decisions.md.
-//
-// # Cost
-//
-// For q waiting jobs, r running and a profile of P points (at most two a
-// running job or reservation):
-//
-//   - an arrival, a start or an end costs O(log n) of bookkeeping;
-//   - EASY and the variants that give the reservation to the first by
-//     arrival or by prediction: a pass walks the running jobs until the
-//     holder's processors accumulate and the waiting jobs only while
-//     processors are free, and after arrivals alone only the new ones;
-//     the cost per job stays flat as the log grows, overloaded or not
-//     (BenchmarkOverloaded, BenchmarkSyntheticEASY);
-//   - LXF&W: its priority grows with each job's wait at a rate of its
-//     own, so the order changes between passes; a pass computes every
-//     priority and the holder in one walk, O(q), and sorts only the jobs
-//     no larger than the free processors, O(c log c) for c of them. A run
-//     is O(Σ q) over its passes: quadratic in the log when the queue
-//     grows with it (a load above 1);
-//   - conservative backfilling: a full pass visits every waiting job in
-//     arrival order, O(q), a visit O(1) when nothing gained before the
-//     job's slot; a job is scanned only over the starts a gain can have
-//     opened, O(points there), and moved in O(log P + points in its slot)
-//     plus a copy of the points after it. Compression is the algorithm's
-//     own superlinear term: on a log whose queue grows with it, each early
-//     end can move Θ(q) reservations (each an OnReservation), so a run is
-//     Θ(Σ q) visits and moves, and more for the scans, whose ranges grow
-//     with the profile (TestOverloadedCostGrowth counts them).
+// preset reserves and backfills over every resource (ExampleConfig_nodes).
+// Config.WithPeer schedules as pyss or predictsim does (Peer). sched/load
+// has a log's load, sched/predict runtime predictors. A Sim is not safe
+// for concurrent use: run Sims in parallel. Decisions S1…S32 and spec §N
+// are in docs/decisions.md. Cost, q jobs waiting: O(log n) an event, EASY
+// flat per job; LXF&W O(q) a pass (priorities change with the wait);
+// conservative O(q) a pass, Θ(q) moves an early end when the queue grows
+// (bench_test.go).
 package sched

@@ -46,9 +46,10 @@ func overloadedJobs(n int, load float64) []swf.Job {
 // Conservative backfilling visits every waiting job at each full pass
 // and scans a job's profile only where a gain can have moved it: per
 // job 101, 255, 430 visits and 45, 141, 259 scans (fitBefore). Both grow
-// with the queue, as compression must (package doc, "Cost"); a bound of
-// 2.5 per doubling on visits and 3 on scans catches a pass that scans
-// every job, or a scan that walks the whole profile more often.
+// with the queue, as compression must (the contract in bench_test.go);
+// a bound of 2.5 per doubling on visits and 3 on scans catches a pass
+// that scans every job, or a scan that walks the whole profile more
+// often.
 func TestOverloadedCostGrowth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: LXF&W and conservative on 2,500 to 10,000 overloaded jobs (about 1 s)")
