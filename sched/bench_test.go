@@ -70,10 +70,16 @@ import (
 // EASY 33 / 60 / 120 / 267 M, EASY++ 21 / 34 / 62 / 117 M, SJF 21 / 37
 // / 66 / 125 M (flat per job); LXF&W 35 / 106 / 330 / 1,187 M (113 /
 // 546 / 2,286 / 10,448 M when it sorted the whole queue at every pass);
-// conservative CONS_FIGURES. Per job, conservative visits 101 / 255 /
-// 430 / 827 waiting jobs, moves 9 / 25 / 44 / 93 reservations and scans
-// 45 / 141 / 259 / 547 times (81% find no earlier start), over 8.5 /
-// 20 / 36 / 61 points a scan.
+// conservative 104 / 719 / 3,352 / 20,757 M (4.7–6.9× per doubling). Per
+// job, conservative visits 101 / 255 / 430 / 827 waiting jobs, moves 9 /
+// 25 / 44 / 93 reservations and scans 45 / 141 / 259 / 547 times (81%
+// find no earlier start), over 8.5 / 20 / 36 / 61 points a scan. Tried
+// and dropped: a bound per size class on the slots given back in a pass
+// (a job of n skips the moves where fewer than n came free: 3% fewer
+// scans), and the last fruitless scan's proof (noStart) kept per size
+// class (18% fewer scans on the overloaded log, but 4.60 → 5.14 G
+// instructions for simulate -policy conservative on SDSC-BLUE: the
+// lookup at every scan costs more than the scans it spares).
 //
 // Measured with go test -bench 'ParseAndEASY|Blue' -benchmem -cpu 1 on a
 // 2-core machine shared with other work (load average 7–10), as CPU time
