@@ -154,12 +154,11 @@ func (fcfsScheduler) Schedule(p *Pass) {
 // give the holder a reservation and backfill around it.
 func (s *Sim) easyPass(e EASYScheduler) {
 	q, b := kindOf(e.Queue), kindOf(e.Backfill)
-	var top *Job // LXF&W's holder, found by the walk that computes the priorities
+	var h *Job // the holder: LXF&W's is found by the walk that computes the priorities
 	if q == ByLXFW || b == ByLXFW {
-		top = s.computePriorities()
-	}
-	if q != ByLXFW {
-		top = nil
+		if top := s.computePriorities(); q == ByLXFW {
+			h = top
+		}
 	}
 	if s.m != nil {
 		s.easyNodesPass(e, q, b)
@@ -178,12 +177,10 @@ func (s *Sim) easyPass(e EASYScheduler) {
 			return
 		}
 	}
-	for {
-		h := top
+	for ; ; h = nil {
 		if h == nil {
 			h = s.holder(q, e.Queue)
 		}
-		top = nil
 		if h == nil {
 			return
 		}
