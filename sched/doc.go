@@ -49,7 +49,6 @@
 // has a log's load, sched/predict runtime predictors. A Sim is not safe
 // for concurrent use: run Sims in parallel. Decisions S1…S32 and spec §N
 // are in docs/decisions.md. Cost, q jobs waiting: O(log n) an event, EASY
-// flat per job; LXF&W O(q) a pass (priorities change with the wait);
-// conservative O(q) a pass, Θ(q) moves an early end when the queue grows
-// (bench_test.go).
+// flat per job; LXF&W O(q) a pass (ByLXFW); conservative O(q) a pass and
+// Θ(q) moved reservations an early end when the queue grows.
 package sched

@@ -16,7 +16,7 @@ import (
 // The built-ins ByArrival, ByPrediction and ByLXFW take fast paths of
 // their own (an Order nil is ByArrival); any other Order costs a scan of
 // the waiting queue per reservation and a stable sort of it per
-// backfilling, O(q log q) for q waiting jobs, as LXF&W does.
+// backfilling, O(q log q) for q waiting jobs.
 type Order interface {
 	Less(now int64, a, b *Job) bool
 	Name() string
@@ -34,8 +34,11 @@ const (
 	ByPrediction
 	// ByLXFW is descending LXF&W priority (w+e)/e + 0.02·w, w the wait and
 	// e the estimate in hours (Ch.3 §3.10, S31), recomputed at every pass;
-	// ties by arrival order. It sorts the whole queue at every pass, as its
-	// definition requires.
+	// ties by arrival order. The priorities change with the wait, so a
+	// pass computes every waiting job's, O(q) for q waiting jobs, and
+	// sorts those that may backfill (no larger than the free processors):
+	// a run costs the sum of the queue's lengths over its passes, quadratic
+	// in the log when the queue grows with it (a load above 1).
 	ByLXFW
 
 	userOrder order = -1 // not a built-in
