@@ -32,7 +32,54 @@ import (
 // free-processor Profile at each pass, O(q·profile) at worst, but keeps
 // the last pass's plan and scans a job's profile only where free
 // processors were gained since it was placed (consMemo; below); LXF&W
-// sorts the queue at each pass, as its definition requires.
+// sorts only the waiting jobs its backfilling may start.
+//
+// The contract, for q waiting jobs and a profile of P points (at most
+// two a running job or reservation), which the package doc sums up:
+//
+//   - an arrival, a start or an end: O(log n) of bookkeeping;
+//   - EASY and the variants whose holder is the first by arrival or by
+//     prediction: a pass walks the running jobs until the holder's
+//     processors accumulate and the waiting jobs only while processors
+//     are free, and after arrivals alone only the new ones; the cost per
+//     job stays flat as a log grows, overloaded or not
+//     (BenchmarkOverloaded, BenchmarkSyntheticEASY);
+//   - LXF&W: its priority grows with each job's wait at a rate of its
+//     own, so the order changes between passes; a pass computes every
+//     priority and the holder in one walk, O(q), and sorts the c jobs no
+//     larger than the free processors, O(c log c). A run is O(Σ q) over
+//     its passes: quadratic in the log when the queue grows with it (a
+//     load above 1). pyss's wait-priority scheduler (Maui) sorts the
+//     whole queue twice per event;
+//   - conservative backfilling: a full pass visits every waiting job in
+//     arrival order, O(q), a visit O(1) when nothing gained before the
+//     job's slot; a job is scanned only over the starts a gain can have
+//     opened, O(points there), and moved in O(log P + points in its slot)
+//     plus a copy of the points after it. Compression is the algorithm's
+//     own superlinear term: on a log whose queue grows with it, each early
+//     end can move Θ(q) reservations (each an OnReservation), so a run is
+//     Θ(Σ q) visits and moves, and more for the scans, whose ranges grow
+//     with the profile (TestOverloadedCostGrowth counts them). pyss
+//     re-places every waiting job from now at every termination,
+//     O(q · P) each.
+//
+// On the overloaded log (offered load 1.8, 1,024 processors), 2026-12-02,
+// instructions of one run (callgrind, the sched test binary with
+// -test.bench 'Overloaded/POLICY/N$' -test.benchtime 1x, GOMAXPROCS=1
+// GOGC=off; 5 M of each the binary's own) at 2.5k / 5k / 10k / 20k jobs:
+// EASY 33 / 60 / 120 / 267 M, EASY++ 21 / 34 / 62 / 117 M, SJF 21 / 37
+// / 66 / 125 M (flat per job); LXF&W 35 / 106 / 330 / 1,187 M (113 /
+// 546 / 2,286 / 10,448 M when it sorted the whole queue at every pass);
+// conservative 104 / 719 / 3,352 / 20,757 M (4.7–6.9× per doubling). Per
+// job, conservative visits 101 / 255 / 430 / 827 waiting jobs, moves 9 /
+// 25 / 44 / 93 reservations and scans 45 / 141 / 259 / 547 times (81%
+// find no earlier start), over 8.5 / 20 / 36 / 61 points a scan. Tried
+// and dropped: a bound per size class on the slots given back in a pass
+// (a job of n skips the moves where fewer than n came free: 3% fewer
+// scans), and the last fruitless scan's proof (noStart) kept per size
+// class (18% fewer scans on the overloaded log, but 4.60 → 5.14 G
+// instructions for simulate -policy conservative on SDSC-BLUE: the
+// lookup at every scan costs more than the scans it spares).
 //
 // Measured with go test -bench 'ParseAndEASY|Blue' -benchmem -cpu 1 on a
 // 2-core machine shared with other work (load average 7–10), as CPU time

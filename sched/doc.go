@@ -14,9 +14,9 @@
 // Config's zero value plus a MachineSize is vanilla EASY with user
 // estimates under the thesis's rules S1–S9 (Config's doc). Each variant of
 // the thesis's Tab 4.4 is a Preset; each New returns a fresh Config, as
-// predictors keep per-simulation state. Observers (or Hooks) are told every
-// submission, start, end and reservation. A Sim runs step by step, for
-// agents that submit and cancel jobs as it goes (ExampleSim).
+// predictors keep per-simulation state. Observers (or Hooks) see every
+// submission, start, end and reservation; a Sim runs step by step, for
+// agents that submit and cancel jobs (ExampleSim).
 //
 // # Writing a policy
 //
@@ -40,14 +40,15 @@
 // change only the queue order, plug an Order into EASYScheduler
 // (ExampleOrder); a Scheduler's Name is Result.Policy.
 //
-// # Machines of nodes, peers, load
+// # Machines of nodes, peers, load, cost
 //
 // Config.Nodes makes the machine a set of nodes with cores, memory, GPUs
 // and named resources on which each job's swf.Demand is placed; every
-// preset reserves and backfills over every resource (the contract is
-// Config.Nodes's; ExampleConfig_nodes). Config.WithPeer schedules as pyss
-// or predictsim does, job by job (Peer). A log's load and its scaling are
-// in sched/load, runtime predictors in sched/predict. Events cost O(log
-// n); a Sim is not safe for concurrent use: run Sims in parallel. The
-// decisions S1…S32 and sections spec §N cited are in docs/decisions.md.
+// preset reserves and backfills over every resource (ExampleConfig_nodes).
+// Config.WithPeer schedules as pyss or predictsim does (Peer). sched/load
+// has a log's load, sched/predict runtime predictors. A Sim is not safe
+// for concurrent use: run Sims in parallel. Decisions S1…S32 and spec §N
+// are in docs/decisions.md. Cost, q jobs waiting: O(log n) an event, EASY
+// flat per job; LXF&W O(q) a pass (ByLXFW); conservative O(q) a pass and
+// Θ(q) moved reservations an early end when the queue grows.
 package sched

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -15,7 +16,7 @@ import (
 // The built-ins ByArrival, ByPrediction and ByLXFW take fast paths of
 // their own (an Order nil is ByArrival); any other Order costs a scan of
 // the waiting queue per reservation and a stable sort of it per
-// backfilling, O(q log q) for q waiting jobs, as LXF&W does.
+// backfilling, O(q log q) for q waiting jobs.
 type Order interface {
 	Less(now int64, a, b *Job) bool
 	Name() string
@@ -33,8 +34,11 @@ const (
 	ByPrediction
 	// ByLXFW is descending LXF&W priority (w+e)/e + 0.02·w, w the wait and
 	// e the estimate in hours (Ch.3 §3.10, S31), recomputed at every pass;
-	// ties by arrival order. It sorts the whole queue at every pass, as its
-	// definition requires.
+	// ties by arrival order. The priorities change with the wait, so a
+	// pass computes every waiting job's, O(q) for q waiting jobs, and
+	// sorts those that may backfill (no larger than the free processors):
+	// a run costs the sum of the queue's lengths over its passes, quadratic
+	// in the log when the queue grows with it (a load above 1).
 	ByLXFW
 
 	userOrder order = -1 // not a built-in
@@ -153,8 +157,11 @@ func (fcfsScheduler) Schedule(p *Pass) {
 // give the holder a reservation and backfill around it.
 func (s *Sim) easyPass(e EASYScheduler) {
 	q, b := kindOf(e.Queue), kindOf(e.Backfill)
+	var h *Job // the holder: LXF&W's is found by the walk that computes the priorities
 	if q == ByLXFW || b == ByLXFW {
-		s.computePriorities()
+		if top := s.computePriorities(); q == ByLXFW {
+			h = top
+		}
 	}
 	if s.m != nil {
 		s.easyNodesPass(e, q, b)
@@ -173,8 +180,10 @@ func (s *Sim) easyPass(e EASYScheduler) {
 			return
 		}
 	}
-	for {
-		h := s.holder(q, e.Queue)
+	for ; ; h = nil {
+		if h == nil {
+			h = s.holder(q, e.Queue)
+		}
 		if h == nil {
 			return
 		}
@@ -378,7 +387,13 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 			}
 		}
 	default:
-		s.visitBackfill(e, b, from, visit)
+		// a job larger than the free processors, or than the extra ones
+		// and too long to end by the shadow, is refused by visit at
+		// every point of the walk (free and extra only fall)
+		free0, extra0 := free, extra
+		s.visitBackfill(e, b, from, visit, func(k *Job) bool {
+			return k.n > free0 || s.now+k.p > shadow && k.n > extra0
+		})
 	}
 	seen, epoch := s.startBackfills(s.buf, false)
 	// Field by field: a literal is built on the stack and copied whole
@@ -414,13 +429,15 @@ func (s *Sim) startBackfills(jobs []*Job, own bool) (seen int64, epoch uint64) {
 
 // visitBackfill visits the waiting jobs in backfilling order b (e's
 // Backfill), or only those that arrived at or after seq from (> 0), in
-// arrival order or by prediction.
-func (s *Sim) visitBackfill(e EASYScheduler, b order, from int64, visit func(*Job) bool) {
+// arrival order or by prediction. refused (nil: none) says of a job that
+// visit would refuse it, doing nothing, wherever in the walk it came: the
+// LXF&W order leaves those out before it sorts.
+func (s *Sim) visitBackfill(e EASYScheduler, b order, from int64, visit, refused func(*Job) bool) {
 	switch {
 	case from > 0:
 		s.visitNew(from, b == ByPrediction, visit)
 	case b == ByLXFW:
-		s.ascendPriority(visit)
+		s.ascendPriority(visit, refused)
 	case b == ByPrediction:
 		s.byPrediction().Ascend(visit)
 	case b == userOrder:
@@ -469,11 +486,21 @@ func (s *Sim) reserve(h *Job, at int64) {
 	}
 }
 
-func (s *Sim) computePriorities() {
-	s.waitFCFS.Ascend(func(j *Job) bool {
+// computePriorities sets every waiting job's LXF&W priority at now and
+// returns the first of the highest (holder's ByLXFW), in one walk.
+func (s *Sim) computePriorities() *Job {
+	var h *Job
+	q := &s.waitFCFS
+	for _, j := range q.items[q.head:] {
+		if j == nil {
+			continue
+		}
 		j.prio = lxfwPriority(s.now, j)
-		return true
-	})
+		if h == nil || j.prio > h.prio {
+			h = j
+		}
+	}
+	return h
 }
 
 // lxfwPriority is LXF&W's priority of waiting job j at now.
@@ -504,19 +531,33 @@ func (s *Sim) ascendOrder(o Order, visit func(*Job) bool) {
 	}
 }
 
-// ascendPriority visits waiting jobs by descending priority (ties by arrival).
-func (s *Sim) ascendPriority(visit func(*Job) bool) {
+// ascendPriority visits waiting jobs by descending priority (ties by
+// arrival), but those refused (nil: none) says visit refuses.
+//
+// Only the jobs visit may take are sorted: on an overloaded log (offered
+// load 1.8, BenchmarkOverloaded) the queue grows with the log and the
+// sort of all of it at every pass made LXF&W quadratic in the log with a
+// sort's constant (2.8 s for 20 k jobs); most waiting jobs are larger
+// than the few free processors. One unstable sort with the arrival as
+// the tie's order is the stable sort's order, at a third of its cost.
+func (s *Sim) ascendPriority(visit, refused func(*Job) bool) {
 	all := s.fresh[:0] // the LXF&W pass has no memo, so visitNew's scratch is free
-	s.waitFCFS.Ascend(func(j *Job) bool { all = append(all, j); return true })
+	q := &s.waitFCFS
+	for _, j := range q.items[q.head:] {
+		if j != nil && (refused == nil || !refused(j)) {
+			all = append(all, j)
+		}
+	}
 	defer func() { s.fresh = all[:0] }()
-	slices.SortStableFunc(all, func(a, b *Job) int {
+	s.sorted += int64(len(all))
+	slices.SortFunc(all, func(a, b *Job) int {
 		switch {
 		case a.prio > b.prio:
 			return -1
 		case a.prio < b.prio:
 			return 1
 		}
-		return 0
+		return cmp.Compare(a.seq, b.seq)
 	})
 	for _, j := range all {
 		if !visit(j) {

@@ -81,7 +81,10 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 		return free > 0
 	}
 	if free > 0 {
-		s.visitBackfill(e, b, from, visit)
+		free0 := free // (visit refuses these at every point of the walk: free only falls)
+		s.visitBackfill(e, b, from, visit, func(k *Job) bool {
+			return k.nd.cores > free0 || k.nd.nodes*k.nd.cores > free0
+		})
 	}
 	seen, epoch := s.startBackfills(s.buf, false)
 	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: seen}

@@ -291,6 +291,9 @@ type Sim struct {
 	prof     Profile // Pass.Profile
 	spare    []*Job  // live states of ended jobs, for reuse
 	fresh    []*Job  // visitNew's scratch
+	// sorted counts the jobs LXF&W's backfilling walk sorted
+	// (ascendPriority), for the test of its cost on an overloaded log
+	sorted int64
 	// epoch counts every change but an arrival: a start, an end, a
 	// correction, a cancellation, a re-prediction, a reservation moved
 	// by Pass.Reserve (see easyMemo).

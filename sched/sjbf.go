@@ -114,7 +114,7 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 		}
 		s.fresh = fresh[:0]
 	default:
-		s.visitBackfill(e, ByPrediction, from, visit)
+		s.visitBackfill(e, ByPrediction, from, visit, nil)
 	}
 	seen, epoch := s.startBackfills(s.buf, false)
 	if top >= 0 {
