@@ -752,6 +752,9 @@ func (p *Policy) ended(id, now int64) {
 	}
 	r.gone, r.out, r.ptr = true, true, nil
 	p.runGen++
+	if r.running && p.ns != nil {
+		p.ns.release(r) // its GPUs, before the sweep of noteStart forgets its node
+	}
 	if r.running {
 		switch {
 		case !p.cfg.EnforceLimits:
