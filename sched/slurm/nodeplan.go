@@ -75,6 +75,12 @@ type nodeSpace struct {
 	capCores, capMem []int64
 	gpuAt            []int32
 	gpuUse           []int32
+	// drift counts the cycles gpuUse's sums differed from Pass.Nodes's
+	// GPUs (the pool plan served), refused the starts the plan found room
+	// for now and the machine refused: neither happens while the plan's
+	// choice of GPUs is the machine's (TestNodePlanGPUsFollowMachine; the
+	// sums alone miss a share put on another GPU).
+	drift, refused int
 	// mask, during a backfill start, is the nodes the job may not use
 	// (true); nil otherwise. maskBuf holds it between starts.
 	mask, maskBuf []bool
@@ -345,6 +351,7 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 				sum += int64(1000 - u)
 			}
 			if sum != nf.GPUs {
+				ns.drift++
 				return false
 			}
 		}
@@ -427,15 +434,12 @@ func (ns *nodeSpace) mgFitsAt(n int, cores, t int64) bool {
 // CPUs (need): all of it free for a whole node; on a machine without
 // memory or GPUs (mg) only the CPUs count.
 func (ns *nodeSpace) fitsNode(n int, cores, mem int64, g []int32) bool {
-	if ns.need.excl {
-		if cores != ns.capCores[n] {
-			return false
-		}
-		if !ns.mg {
-			return true
-		}
-		return mem == ns.capMem[n] && !slices.ContainsFunc(g, func(f int32) bool { return f != 1000 })
+	if ns.need.excl && (cores != ns.capCores[n] ||
+		ns.mg && (mem != ns.capMem[n] || slices.ContainsFunc(g, func(f int32) bool { return f != 1000 }))) {
+		return false
 	}
+	// A whole node must hold the memory and GPUs the job asks too (nodes
+	// of different sizes: the machine refuses it on a smaller one).
 	return !ns.mg || mem >= ns.need.mem && gpusFree(g, ns.need.gpus)
 }
 
@@ -787,6 +791,7 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 			}
 			// The plan found room the machine did not (memory, GPUs):
 			// plan it at the next second, as the pool plan does.
+			ns.refused++
 			t = now + 1
 		}
 		ns.addResv(nodeResv{node, max(p.floorRes(t), now), p.nodeResvEnd(t, r.limit, begin)})

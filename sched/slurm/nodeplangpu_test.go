@@ -2,11 +2,14 @@ package slurm
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
+	"pgregory.net/rapid"
 )
 
 // startsOn runs jobs on site and machine (KeepShares set) and returns
@@ -188,4 +191,64 @@ func TestPoolPlanExclusive(t *testing.T) {
 	if start[4] < 1000 || start[4] > 1010 || start[5] < start[4] {
 		t.Errorf("job 4 at %d, job 5 at %d; want job 4 at 1000, job 5 after it", start[4], start[5])
 	}
+}
+
+// TestNodePlanGPUsFollowMachine: random machines of nodes with GPUs and
+// memory, one-node jobs asking whole GPUs, shares of one or whole nodes,
+// some killed at their limit: the plan's record of which GPUs each job
+// holds always sums to the machine's free GPUs (no cycle falls back to
+// the pool plan for a difference: drift), the machine refuses no start
+// the plan found room for (refused: a share the plan put on another GPU
+// than the machine did), and every job's record is given back by the end.
+func TestNodePlanGPUsFollowMachine(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		kinds := make([]swf.Node, rapid.IntRange(1, 3).Draw(rt, "kinds"))
+		var maxC, maxG, maxM int64
+		for i := range kinds {
+			kinds[i] = swf.Node{Name: fmt.Sprint("k", i), Count: rapid.Int64Range(1, 3).Draw(rt, "count"),
+				Cores: rapid.Int64Range(1, 8).Draw(rt, "cores"), GPUs: rapid.Int64Range(0, 4).Draw(rt, "gpus"),
+				Memory: rapid.Int64Range(0, 4).Draw(rt, "mem") * 1000}
+			maxC, maxG, maxM = max(maxC, kinds[i].Cores), max(maxG, kinds[i].GPUs), max(maxM, kinds[i].Memory)
+		}
+		var jobs []swf.Job
+		at := int64(0)
+		for i := range rapid.IntRange(1, 60).Draw(rt, "jobs") {
+			at += rapid.Int64Range(0, 20).Draw(rt, "gap")
+			limit := rapid.Int64Range(1, 300).Draw(rt, "limit")
+			j := nodeJob(int64(i+1), at, rapid.Int64Range(1, maxC).Draw(rt, "cpus"), rapid.Int64Range(1, limit+50).Draw(rt, "run"), limit)
+			j.User = rapid.Int64Range(1, 3).Draw(rt, "user")
+			switch rapid.IntRange(0, 3).Draw(rt, "kind") {
+			case 1:
+				j.Demand.GPUs = rapid.SampledFrom([]int64{100, 250, 500, 700, 999}).Draw(rt, "share")
+			case 2:
+				j.Demand.GPUs = 1000 * rapid.Int64Range(1, max(maxG, 1)).Draw(rt, "whole")
+			case 3:
+				j.Demand.Exclusive = true
+			}
+			if maxG == 0 {
+				j.Demand.GPUs = 0
+			}
+			if maxM > 0 {
+				j.Demand.Memory = rapid.Int64Range(0, maxM).Draw(rt, "memory")
+			}
+			jobs = append(jobs, j)
+		}
+		p, err := New(Config{NamedNodes: true, BackfillInterval: rapid.Int64Range(1, 30).Draw(rt, "bf_interval")},
+			sched.Config{Nodes: kinds})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if _, err := p.Run(context.Background(), jobs); err != nil {
+			rt.Fatal(err)
+		}
+		if p.ns == nil {
+			return // one node: no named-node plan
+		}
+		if p.ns.drift != 0 || p.ns.refused != 0 {
+			rt.Fatalf("%d cycles found the plan's GPUs other than the machine's; %d starts the plan found room for refused", p.ns.drift, p.ns.refused)
+		}
+		if len(p.ns.held) != 0 || slices.ContainsFunc(p.ns.gpuUse, func(u int32) bool { return u != 0 }) {
+			rt.Fatalf("after the run the plan still holds %d jobs' records, GPUs %v", len(p.ns.held), p.ns.gpuUse)
+		}
+	})
 }
