@@ -252,3 +252,30 @@ func TestNodePlanGPUsFollowMachine(t *testing.T) {
 		}
 	})
 }
+
+// TestExclusiveBilled: an exclusive job's user is charged its whole
+// node's CPUs, as Slurm bills it (AllocCPUS, billing=the node's CPUs in
+// examples/slurmcheck's recorded runs of site gres-excl). Two nodes of 4
+// CPUs: user 1's job (1 CPU, exclusive) and user 2's (2 CPUs) run over
+// the same second: user 1's usage is twice user 2's, not half, in both
+// plans.
+func TestExclusiveBilled(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		j1 := nodeJob(1, 0, 1, 1000, 1000)
+		j1.Demand.Exclusive = true
+		j2 := nodeJob(2, 0, 2, 1000, 1000)
+		j2.User = 2
+		jobs := []swf.Job{j1, j2}
+		p, err := New(Config{NamedNodes: named, WeightFairshare: 1000, EnforceLimits: true}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 2, Cores: 4}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Run(context.Background(), jobs); err != nil {
+			t.Fatal(err)
+		}
+		u1, u2 := p.tree.a[p.assocOf(&jobs[0])].usage, p.tree.a[p.assocOf(&jobs[1])].usage
+		if u2 <= 0 || u1 != 2*u2 {
+			t.Errorf("named nodes %v: usage %g of the exclusive job's user, %g of the other's; want twice", named, u1, u2)
+		}
+	}
+}
