@@ -36,8 +36,7 @@
 //     backfill plans named nodes (its will-run test, memory, GPUs whole)
 //     only with Config.NamedNodes; the plan of CPUs ignores memory and
 //     GPUs: its reservations come early.
-//   - Exclusive jobs on nodes of different sizes: charged (and planned
-//     without NamedNodes) the CPUs of nodes of the mean size.
+//   - Exclusive jobs on nodes of different sizes: billed mean nodes' CPUs.
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
 //   - No scheduling time, no epilogs or bf_continue: ±1 s. Whole seconds:
