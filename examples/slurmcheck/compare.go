@@ -109,7 +109,8 @@ func prepare(rec *recording) (*checked, error) {
 		if r.Start == 0 || r.End < r.Start || !strings.HasPrefix(r.State, "COMPLETED") {
 			return nil, fmt.Errorf("job %d (Slurm %s) did not run to completion: %s, start %d, end %d", i, id, r.State, r.Start, r.End)
 		}
-		if p := rec.Workload[i]; p.CPUs != r.CPUs || p.User != r.User || p.Account != r.Account || p.Partition != r.Partition || p.QOS != r.QOS {
+		// An exclusive job is allocated its node's CPUs (AllocCPUS).
+		if p := rec.Workload[i]; p.CPUs != r.CPUs && !(p.Exclusive && r.CPUs == c.perNode) || p.User != r.User || p.Account != r.Account || p.Partition != r.Partition || p.QOS != r.QOS {
 			return nil, fmt.Errorf("job %d (Slurm %s): sacct shows %s/%s/%s/%s with %d CPUs, planned %s/%s/%s/%s with %d",
 				i, id, r.User, r.Account, r.Partition, r.QOS, r.CPUs, p.User, p.Account, p.Partition, p.QOS, p.CPUs)
 		}
@@ -144,14 +145,17 @@ func prepare(rec *recording) (*checked, error) {
 		}
 		j := swf.NewJob()
 		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), r.Submit-c.origin, r.Start-r.Submit, run
-		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = r.CPUs, r.CPUs, r.Limit, swf.StatusCompleted
+		// The CPUs asked (those of an exclusive job's node are the
+		// machine's to hold: swf.Demand.Exclusive).
+		cpus := rec.Workload[i].CPUs
+		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = cpus, cpus, r.Limit, swf.StatusCompleted
 		j.User, j.Group = index(&c.users, r.User), index(&c.accounts, r.Account)
 		j.Queue, j.Partition = index(&c.partitions, r.Partition), index(&c.qos, r.QOS)
 		if c.nodes > 1 {
 			// sbatch -c: one task of that many CPUs, on one node; --mem
 			// and --gres=gpu:N per node (GPUs in thousandths).
 			p := rec.Workload[i]
-			j.Demand = &swf.Demand{Nodes: 1, Memory: p.Mem, GPUs: 1000 * p.GPUs}
+			j.Demand = &swf.Demand{Nodes: 1, Memory: p.Mem, GPUs: 1000 * p.GPUs, Exclusive: p.Exclusive}
 		}
 		c.jobs = append(c.jobs, j)
 	}
@@ -235,7 +239,8 @@ func (c *checked) checkDemand(p plannedJob, r realJob) error {
 	if c.nodes < 2 {
 		return fmt.Errorf("planned %d MB and %d GPUs on one node: the site of memory and GPUs has several", p.Mem, p.GPUs)
 	}
-	if r.TRES && (r.Mem != p.Mem || r.GPUs != p.GPUs) {
+	// An exclusive job's AllocTRES may show its node's memory and GPUs.
+	if r.TRES && (r.Mem != p.Mem || r.GPUs != p.GPUs) && !(p.Exclusive && (r.Mem == c.memPerNode || r.Mem == p.Mem) && (r.GPUs == c.gpusPerNode || r.GPUs == p.GPUs)) {
 		return fmt.Errorf("sacct's AllocTRES shows %d MB and %d GPUs, planned %d and %d", r.Mem, r.GPUs, p.Mem, p.GPUs)
 	}
 	if (c.memPerNode > 0 && p.Mem > c.memPerNode) || p.GPUs > c.gpusPerNode {

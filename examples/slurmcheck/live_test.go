@@ -190,6 +190,9 @@ func TestLiveSlurmCheck(t *testing.T) {
 		if j.GPUs > 0 {
 			args = append(args, fmt.Sprintf("--gres=gpu:%d", j.GPUs))
 		}
+		if j.Exclusive {
+			args = append(args, "--exclusive")
+		}
 		out, err := slurmtest.Cmd(ctx, env, j.User, "sbatch", args...)
 		if err != nil {
 			t.Fatalf("job %d: %v", i, err)

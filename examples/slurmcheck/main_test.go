@@ -62,12 +62,13 @@ func TestJSONKeys(t *testing.T) {
 // for the contrast: Slurm hardly agrees with itself there; regions
 // fstiers and fstiersruns from the runs of site fs-tiers, another family
 // of weights and backfill parameters; region gres from the two runs of
-// the site of memory and GPUs (gresSite).
+// the site of memory and GPUs (gresSite), gresexcl from those of its
+// sibling with exclusive jobs (gresExclSite).
 func TestReadme(t *testing.T) {
 	for _, c := range []struct {
 		region string
 		paths  [2]string
-	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}, {"gres", gresPaths}} {
+	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}, {"gres", gresPaths}, {"gresexcl", gresExclPaths}} {
 		var recs [2]*recording
 		for k, path := range c.paths {
 			rec, err := readRecording(path)
@@ -136,6 +137,10 @@ var tiersRuns = []string{tiersPaths[0], tiersPaths[1], "testdata/fstiers3.json"}
 // (gresSite; BATCHQ_SLURMCHECK_SITE=gres).
 var gresPaths = [2]string{"testdata/gres.json", "testdata/gres2.json"}
 
+// gresExclPaths are the two recorded runs of the site of memory, GPUs
+// and exclusive jobs (gresExclSite; BATCHQ_SLURMCHECK_SITE=gres-excl).
+var gresExclPaths = [2]string{"testdata/gresexcl.json", "testdata/gresexcl2.json"}
+
 // oneNodePaths are the two recorded runs of the one-node site.
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
 
@@ -152,6 +157,7 @@ func TestPlan(t *testing.T) {
 		{&liveSites[0], livePaths, ""},
 		{siteNamed(t, "fs-tiers"), tiersRuns, ""},
 		{siteNamed(t, "gres"), gresPaths[:], ""},
+		{siteNamed(t, "gres-excl"), gresExclPaths[:], ""},
 		{&oneNode, oneNodePaths[:], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
 	} {
 		for _, path := range c.paths {

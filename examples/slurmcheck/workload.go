@@ -135,6 +135,7 @@ var liveSites = []liveSite{
 		Conf: siteSched + limitsPartitions},
 	oneNode,
 	gresSite,
+	gresExclSite,
 }
 
 // gresSite is the site of memory and GPUs: the live site's weights,
@@ -162,6 +163,37 @@ func gresBursts() []plannedJob {
 		j := &jobs[i]
 		switch k := rng.IntN(20); {
 		case k < 8: // a CPU job: its drawn CPUs
+			j.Mem = 100 * j.CPUs
+		case k < 14: // memory
+			j.CPUs, j.Mem = pick(1, 1, 2), pick(2500, 3000, 3500)
+		default: // GPUs
+			j.CPUs, j.GPUs, j.Mem = pick(1, 2, 4), pick(1, 2, 2, 4), pick(500, 1000)
+		}
+	}
+	return jobs
+}
+
+// gresExclSite is the site of memory and GPUs with exclusive jobs: the
+// same machine and slurm.conf as gresSite, and a workload (gresExclBursts)
+// where some jobs ask --exclusive and so hold a node whole.
+var gresExclSite = liveSite{Name: "gres-excl", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
+	Plan: gresExclBursts,
+	Conf: siteSched + limitsPartitions + "SelectTypeParameters=CR_CPU_Memory\n"}
+
+// gresExclBursts is gresBursts's kinds of job on another seed, a tenth of
+// the jobs (1–4 CPUs, 500 MB, no GPUs or 1) asking --exclusive instead:
+// each then holds one of the four nodes whole, so the jobs after it wait
+// for a node to empty, where a model of the CPUs asked starts them.
+func gresExclBursts() []plannedJob {
+	jobs := planBursts(31, []int64{1, 2, 4, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+	rng := rand.New(rand.NewPCG(31, 4000))
+	pick := func(xs ...int64) int64 { return xs[rng.IntN(len(xs))] }
+	for i := range jobs {
+		j := &jobs[i]
+		switch k := rng.IntN(20); {
+		case k < 2: // exclusive
+			j.CPUs, j.GPUs, j.Mem, j.Exclusive = pick(1, 2, 4), pick(0, 1), 500, true
+		case k < 9: // a CPU job: its drawn CPUs
 			j.Mem = 100 * j.CPUs
 		case k < 14: // memory
 			j.CPUs, j.Mem = pick(1, 1, 2), pick(2500, 3000, 3500)
@@ -224,11 +256,14 @@ type plannedJob struct {
 	CPUs      int64  `json:"cpus"`
 	// Mem (MB, sbatch --mem) and GPUs (--gres=gpu:N) a node: asked only
 	// on the site of memory and GPUs (gresSite); 0 is not asked.
-	Mem   int64 `json:"mem_mb,omitempty"`
-	GPUs  int64 `json:"gpus,omitempty"`
-	Limit int64 `json:"limit_min"`
-	Sleep int64 `json:"sleep"`
-	At    int64 `json:"at_ms"`
+	Mem  int64 `json:"mem_mb,omitempty"`
+	GPUs int64 `json:"gpus,omitempty"`
+	// Exclusive is sbatch --exclusive: the job holds its node whole
+	// (site gres-excl only).
+	Exclusive bool  `json:"exclusive,omitempty"`
+	Limit     int64 `json:"limit_min"`
+	Sleep     int64 `json:"sleep"`
+	At        int64 `json:"at_ms"`
 }
 
 // workloadJobs and workloadGap: 200 jobs arriving about every 0.7 s

@@ -97,7 +97,7 @@ func replayCycles(t *testing.T, path string) replayed {
 		ns, now := p.ns, cy.Now
 		for _, j := range cy.Running {
 			ns.free[j[0]] -= j[1]
-			ns.rel[j[0]] = append(ns.rel[j[0]], release{max(j[2]+j[3], now+1), j[1], 0, 0})
+			ns.rel[j[0]] = append(ns.rel[j[0]], release{max(j[2]+j[3], now+1), j[1], 0, 0, 0})
 		}
 		for n := range ns.rel {
 			slices.SortStableFunc(ns.rel[n], func(a, b release) int { return int(a.t - b.t) })

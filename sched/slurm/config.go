@@ -167,6 +167,12 @@ type Partition struct {
 	PriorityJobFactor, PriorityTier int64
 	// Default is Default=YES.
 	Default bool
+	// Exclusive is OverSubscribe=EXCLUSIVE: each job holds its nodes
+	// whole (all CPUs, memory and GPUs) until its end. Run makes the
+	// partition's jobs swf.Demand.Exclusive on a machine of nodes; a
+	// plain Schedule cannot change the simulator's jobs, and leaves them
+	// as they are.
+	Exclusive bool
 }
 
 // Association is one line of the fair-share tree: an account (User

@@ -20,24 +20,23 @@
 // Run, makes it a sched.Scheduler for other simulators.
 //
 // A run costs a calculation per PriorityCalcPeriod while jobs run or wait
-// (priorities once for a stretch in which no job can start; Fair Tree
-// re-ranks only the users whose usage moved them) over the associations
+// (once for a stretch in which no job can start) over the associations
 // jobs reach, and a plan of the jobs each backfill cycle tests; a quiet
 // stretch costs a few cycles of usage decay at most (README.md's Cost).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):
 //
-//   - Preemption, gang scheduling, suspension: urgent jobs wait.
-//   - Licenses, burst buffers, features, reservations: jobs start early.
+//   - Preemption, gang scheduling, suspension: urgent jobs wait. Licenses,
+//     burst buffers, features, reservations: jobs start early.
 //   - Dependencies, begin times, holds, arrays: age counts from submission.
-//   - Heterogeneous and multi-partition jobs: one partition per job.
-//   - Accounting and QOS limits: users run more at once than allowed.
+//   - Heterogeneous, multi-partition jobs: one partition. Accounting and
+//     QOS limits: users run more at once than allowed.
 //   - cons_tres: one-node jobs placed as it does, wider ones first fit;
-//     backfill plans named nodes (with cons_tres's will-run test, their
-//     memory and GPUs too) only with Config.NamedNodes; the plan of CPUs
-//     takes the first time the CPUs are free and ignores memory and GPUs:
-//     its reservations come early.
+//     backfill plans named nodes (its will-run test, memory, GPUs whole)
+//     only with Config.NamedNodes; the plan of CPUs ignores memory and
+//     GPUs: its reservations come early.
+//   - Exclusive jobs on nodes of different sizes: billed mean nodes' CPUs.
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
 //   - No scheduling time, no epilogs or bf_continue: ±1 s. Whole seconds:

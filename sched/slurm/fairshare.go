@@ -507,7 +507,7 @@ func (t *tree) addUsage(i int, u float64) {
 	}
 }
 
-// addWhole is addUsage(r.assoc, whole × r.cpus) for each job r of run in
+// addWhole is addUsage(r.assoc, whole × r.planCPUs()) for each job r of run in
 // turn up to the first that started after from, and returns how many it
 // took. Its loop calls nothing (t.moved has room for every association,
 // which it holds at most once), so that its values stay in registers: a
@@ -522,7 +522,7 @@ func (t *tree) addWhole(run []*jobRec, from int64, whole float64) int {
 			t.moved = moved
 			return k
 		}
-		u := whole * float64(r.cpus)
+		u := whole * float64(r.planCPUs())
 		if u <= 0 {
 			continue
 		}

@@ -2,9 +2,11 @@ package slurm
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
 )
 
 // nodeSpace is a backfill cycle's plan on named nodes, for a machine of
@@ -33,6 +35,23 @@ import (
 // second for its whole limit, keeping backfill off a node Slurm left
 // open (TestNodePlanMemory).
 //
+// GPUs are devices, as gres/gpu's are in Slurm and in sched's machine: a
+// job of k GPUs fits a node only where k GPUs are wholly free, a share
+// of one GPU (below 1000 thousandths: the Alibaba trace's, which Slurm
+// has only with shards or MPS) only where one GPU has that much left.
+// Pass.Nodes gives a node's GPUs summed, so the plan keeps which GPUs
+// each running job holds (gpuUse), chosen as the machine chooses them
+// (machine.take: the first free GPUs; a share the first GPU it fits on),
+// and checks the sums against Pass.Nodes each cycle (the pool plan
+// serves if they differ). Summed, a job of whole GPUs was planned on the
+// fragments shares left, the machine refused the start and the job
+// reserved the node from the next second (TestNodePlanWholeGPUs).
+//
+// An exclusive job (swf.Demand.Exclusive: --exclusive, or a partition of
+// OverSubscribe=EXCLUSIVE under Run) fits only a node wholly free, holds
+// all of its CPUs, memory and GPUs, as the machine does, and gives them
+// back at its end (TestNodePlanExclusive).
+//
 // The pool plan (plan.go) counts CPUs instead: a reservation holds a
 // node's CPUs somewhere, so a later job may use the reserved node's
 // CPUs if the machine as a whole has enough, and Slurm's keeps it off.
@@ -41,14 +60,27 @@ type nodeSpace struct {
 	// at its start); -1 for a job whose node is not known (placed over
 	// several nodes): while one runs, cycles use the pool plan.
 	node map[*jobRec]int32
-	// held is the memory and thousandths of GPUs of each running job on
-	// one node that holds any (noteStart; absent: none).
-	held map[*jobRec][2]int64
+	// held is what each running job on one node holds beyond its CPUs
+	// asked (noteStart; absent: nothing more): memory, GPUs, or the whole
+	// node.
+	held map[*jobRec]hold
 	// The last share nodePlace placed: the job's ID and node (-1: a job
-	// not on one node), and its memory and GPUs.
+	// not on one node), and its memory, GPUs and exclusivity.
 	lastID   int64
 	lastNode int32
-	lastMG   [2]int64
+	lastNeed jobNeed
+	// The machine's nodes: each one's CPUs and memory, where its GPUs
+	// begin in gpuUse (len nodes+1), and the thousandths of each GPU the
+	// running jobs hold, as the machine placed them (noteStart, release).
+	capCores, capMem []int64
+	gpuAt            []int32
+	gpuUse           []int32
+	// drift counts the cycles gpuUse's sums differed from Pass.Nodes's
+	// GPUs (the pool plan served), refused the starts the plan found room
+	// for now and the machine refused: neither happens while the plan's
+	// choice of GPUs is the machine's (TestNodePlanGPUsFollowMachine; the
+	// sums alone miss a share put on another GPU).
+	drift, refused int
 	// mask, during a backfill start, is the nodes the job may not use
 	// (true); nil otherwise. maskBuf holds it between starts.
 	mask, maskBuf []bool
@@ -58,15 +90,16 @@ type nodeSpace struct {
 	free []int64
 	rel  [][]release
 	// mg: the machine's nodes declare memory or GPUs, whose free amounts
-	// now are freeMG (per node: memory, thousandths of GPUs summed over
-	// its GPUs, exact for whole GPUs; a share of one GPU the sum finds
-	// room for on no one GPU is refused at its start, and planned as
-	// the machine refuses any); need is the memory and GPUs of the job
-	// nodeFit plans and nodeStarted starts (set by backfillNodes).
-	mg     bool
-	freeMG [][2]int64
-	need   [2]int64
-	resv   []nodeResv
+	// now are freeMem (per node) and freeG (thousandths, per GPU, as
+	// gpuUse); need is what the job nodeFit plans asks beyond CPUs (set
+	// by backfillNodes), chk whether it asks anything (mg, or whole
+	// nodes).
+	mg      bool
+	chk     bool
+	freeMem []int64
+	freeG   []int32
+	need    jobNeed
+	resv    []nodeResv
 	// byNode[n] is node n's reservations (in resv too): reserved and
 	// overlaps, asked of every node at each try of every job, scan
 	// those of the node only, not the cycle's (on 256 nodes, with a
@@ -75,11 +108,13 @@ type nodeSpace struct {
 	byNode [][]nodeResv
 	// willRun's: every node's running jobs' ends in order of time, and
 	// each node's CPUs as they are taken off.
-	all   []nodeRelease
-	fut   []int64
-	futMG [][2]int64
-	ends  []int64 // the reservations' ends, ascending (later_start)
-	fits  []sched.NodeFree
+	all    []nodeRelease
+	fut    []int64
+	futMem []int64
+	futG   []int32
+	tmpG   []int32 // mgFitsAt's
+	ends   []int64 // the reservations' ends, ascending (later_start)
+	fits   []sched.NodeFree
 	// usable is nodeFit's: the nodes no reservation holds over the span
 	// tried; allOK that all is built for the cycle (from rel).
 	usable []bool
@@ -87,8 +122,41 @@ type nodeSpace struct {
 }
 
 // release is a running job's end (at its limit) and the CPUs, memory
-// and thousandths of GPUs it gives back.
-type release struct{ t, cpus, mem, gpus int64 }
+// and GPUs it gives back: part thousandths of each GPU of the node in
+// the mask gpus (bit i: the node's GPU i).
+type release struct {
+	t, cpus, mem int64
+	gpus         uint64
+	part         int32
+}
+
+// hold is what a running job holds on its node (release's fields).
+type hold struct {
+	cpus, mem int64
+	gpus      uint64
+	part      int32
+}
+
+// jobNeed is what a job asks of one node beyond its CPUs: memory,
+// thousandths of GPUs (per node) and the whole node.
+type jobNeed struct {
+	mem, gpus int64
+	excl      bool
+}
+
+// newNodeSpace is the plan of a machine of nodes kinds.
+func newNodeSpace(kinds []swf.Node) *nodeSpace {
+	ns := &nodeSpace{node: map[*jobRec]int32{}, lastNode: -1, gpuAt: []int32{0}}
+	for _, k := range kinds {
+		for range k.Count {
+			ns.capCores = append(ns.capCores, k.Cores)
+			ns.capMem = append(ns.capMem, k.Memory)
+			ns.gpuAt = append(ns.gpuAt, ns.gpuAt[len(ns.gpuAt)-1]+int32(k.GPUs))
+		}
+	}
+	ns.gpuUse = make([]int32, ns.gpuAt[len(ns.gpuAt)-1])
+	return ns
+}
 
 // nodeResv takes node out of the plan over [from, to).
 type nodeResv struct {
@@ -138,9 +206,9 @@ func (n *nodePlace) Choose(j *sched.Job, fits []sched.NodeFree) int {
 			k = 0
 		}
 	}
-	ns.lastID, ns.lastNode, ns.lastMG = j.ID(), -1, [2]int64{}
+	ns.lastID, ns.lastNode, ns.lastNeed = j.ID(), -1, jobNeed{}
 	if d := j.Demand(); d.Nodes == 1 {
-		ns.lastNode, ns.lastMG = int32(fits[k].Node), [2]int64{d.Memory, d.GPUs}
+		ns.lastNode, ns.lastNeed = int32(fits[k].Node), jobNeed{d.Memory, d.GPUs, d.Exclusive}
 	}
 	return k
 }
@@ -173,22 +241,71 @@ func (ns *nodeSpace) noteStart(r *jobRec, running int) {
 	if len(ns.node) > 2*running+64 {
 		for q := range ns.node {
 			if !q.running || q.gone {
+				ns.release(q)
 				delete(ns.node, q)
-				delete(ns.held, q)
 			}
 		}
 	}
 	delete(ns.held, r) // (a record of an earlier job)
 	if ns.lastID == r.id {
 		ns.node[r] = ns.lastNode
-		if ns.lastMG != [2]int64{} {
+		if ns.lastNeed != (jobNeed{}) && int(ns.lastNode) < len(ns.capCores) {
 			if ns.held == nil {
-				ns.held = map[*jobRec][2]int64{}
+				ns.held = map[*jobRec]hold{}
 			}
-			ns.held[r] = ns.lastMG
+			ns.held[r] = ns.take(int(ns.lastNode), r.cpus, ns.lastNeed)
 		}
 	} else {
 		ns.node[r] = -1
+	}
+}
+
+// take is what a job of cpus and need holds on node n, its GPUs chosen
+// as sched's machine chooses them (machine.take: the first wholly free
+// GPUs; a share on the first GPU it fits on; all of them for a whole
+// node), and marks them in gpuUse.
+func (ns *nodeSpace) take(n int, cpus int64, need jobNeed) hold {
+	h := hold{cpus: cpus, mem: need.mem, part: 1000}
+	gs := ns.gpuUse[ns.gpuAt[n]:ns.gpuAt[n+1]]
+	switch {
+	case need.excl:
+		h.cpus, h.mem = ns.capCores[n], ns.capMem[n]
+		h.gpus = 1<<len(gs) - 1
+	case need.gpus >= 1000:
+		want := need.gpus / 1000
+		for i, u := range gs {
+			if want > 0 && u == 0 {
+				h.gpus |= 1 << i
+				want--
+			}
+		}
+	case need.gpus > 0:
+		h.part = int32(need.gpus)
+		for i, u := range gs {
+			if u+h.part <= 1000 {
+				h.gpus = 1 << i
+				break
+			}
+		}
+	}
+	for b := h.gpus; b != 0; b &= b - 1 {
+		gs[bits.TrailingZeros64(b)] += h.part
+	}
+	return h
+}
+
+// release gives back what running job r held (take), at its end.
+func (ns *nodeSpace) release(r *jobRec) {
+	h, ok := ns.held[r]
+	if !ok {
+		return
+	}
+	delete(ns.held, r)
+	if n, ok := ns.node[r]; ok && n >= 0 && int(n) < len(ns.capCores) {
+		gs := ns.gpuUse[ns.gpuAt[n]:ns.gpuAt[n+1]]
+		for b := h.gpus; b != 0; b &= b - 1 {
+			gs[bits.TrailingZeros64(b)] -= h.part
+		}
 	}
 }
 
@@ -214,11 +331,30 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 	if len(nodes) == 0 {
 		return false
 	}
-	ns.free, ns.freeMG, ns.mg = ns.free[:0], ns.freeMG[:0], false
+	ns.free, ns.freeMem, ns.mg = ns.free[:0], ns.freeMem[:0], false
 	for _, nf := range nodes {
 		ns.free = append(ns.free, nf.Cores)
-		ns.freeMG = append(ns.freeMG, [2]int64{nf.Memory, nf.GPUs})
+		ns.freeMem = append(ns.freeMem, nf.Memory)
 		ns.mg = ns.mg || p.mach.Nodes[nf.Kind].Memory > 0 || p.mach.Nodes[nf.Kind].GPUs > 0
+	}
+	if len(nodes) != len(ns.capCores) {
+		return false
+	}
+	if ns.mg {
+		// Each GPU's free thousandths, from where the running jobs' went;
+		// their sums must be the machine's.
+		ns.freeG = ns.freeG[:0]
+		for n, nf := range nodes {
+			var sum int64
+			for _, u := range ns.gpuUse[ns.gpuAt[n]:ns.gpuAt[n+1]] {
+				ns.freeG = append(ns.freeG, 1000-u)
+				sum += int64(1000 - u)
+			}
+			if sum != nf.GPUs {
+				ns.drift++
+				return false
+			}
+		}
 	}
 	if len(ns.rel) < len(nodes) {
 		ns.rel = make([][]release, len(nodes))
@@ -232,8 +368,11 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 		if !ok || n < 0 || int(n) >= len(nodes) {
 			return false
 		}
-		mg := ns.held[r]
-		ns.rel[n] = append(ns.rel[n], release{t, r.cpus, mg[0], mg[1]})
+		h, ok := ns.held[r]
+		if !ok {
+			h.cpus = r.cpus
+		}
+		ns.rel[n] = append(ns.rel[n], release{t, h.cpus, h.mem, h.gpus, h.part})
 	}
 	ns.resv, ns.ends = ns.resv[:0], ns.ends[:0]
 	if len(ns.byNode) < len(nodes) {
@@ -264,20 +403,65 @@ func (ns *nodeSpace) freeAt(n int, t int64) int64 {
 	return f
 }
 
-// mgFitsAt reports whether node n has the memory and GPUs of the job
-// planned (need) free at t; always on a machine without them (mg).
-func (ns *nodeSpace) mgFitsAt(n int, t int64) bool {
-	if !ns.mg {
+// mgFitsAt reports whether node n, with cores CPUs free at t, has what
+// the job planned asks beyond CPUs (need) free at t; always for a job
+// that asks nothing more (chk).
+func (ns *nodeSpace) mgFitsAt(n int, cores, t int64) bool {
+	if !ns.chk {
 		return true
 	}
-	f := ns.freeMG[n]
+	mem := int64(0)
+	var g []int32
+	if ns.mg {
+		mem = ns.freeMem[n]
+		g = append(ns.tmpG[:0], ns.freeG[ns.gpuAt[n]:ns.gpuAt[n+1]]...)
+		ns.tmpG = g
+	}
 	for _, r := range ns.rel[n] {
 		if r.t > t {
 			break
 		}
-		f[0], f[1] = f[0]+r.mem, f[1]+r.gpus
+		mem += r.mem
+		for b := r.gpus; b != 0 && g != nil; b &= b - 1 {
+			g[bits.TrailingZeros64(b)] += r.part
+		}
 	}
-	return f[0] >= ns.need[0] && f[1] >= ns.need[1]
+	return ns.fitsNode(n, cores, mem, g)
+}
+
+// fitsNode reports whether node n, with cores CPUs, mem memory and its
+// GPUs' free thousandths g, holds what the job planned asks beyond its
+// CPUs (need): all of it free for a whole node; on a machine without
+// memory or GPUs (mg) only the CPUs count.
+func (ns *nodeSpace) fitsNode(n int, cores, mem int64, g []int32) bool {
+	if ns.need.excl && (cores != ns.capCores[n] ||
+		ns.mg && (mem != ns.capMem[n] || slices.ContainsFunc(g, func(f int32) bool { return f != 1000 }))) {
+		return false
+	}
+	// A whole node must hold the memory and GPUs the job asks too (nodes
+	// of different sizes: the machine refuses it on a smaller one).
+	return !ns.mg || mem >= ns.need.mem && gpusFree(g, ns.need.gpus)
+}
+
+// gpusFree reports whether GPUs of free thousandths g hold k thousandths
+// of GPUs: k/1000 wholly free GPUs, or a share (below 1000) on one GPU
+// (sched's machine.gpusFit).
+func gpusFree(g []int32, k int64) bool {
+	if k <= 0 {
+		return true
+	}
+	if k < 1000 {
+		return slices.ContainsFunc(g, func(f int32) bool { return int64(f) >= k })
+	}
+	want := k / 1000
+	for _, f := range g {
+		if f == 1000 {
+			if want--; want == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reserved reports whether node n is reserved somewhere in [s, e]
@@ -362,7 +546,7 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 			if !ns.usable[n] {
 				continue
 			}
-			if f := ns.freeAt(n, start); f >= r.cpus && ns.mgFitsAt(n, start) {
+			if f := ns.freeAt(n, start); f >= r.cpus && ns.mgFitsAt(n, f, start) {
 				ns.fits = append(ns.fits, sched.NodeFree{Node: n, Cores: f})
 			}
 		}
@@ -392,16 +576,18 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 // further group holds the jobs ending within it. Jobs on nodes not
 // usable are skipped (one right after such a job is taken off whatever
 // its end, as Slurm's loop does). On a machine of memory or GPUs (mg) a
-// node fits where the job's (need) are free too.
+// node fits where the job's (need) are free too; for a whole node
+// (need.excl), where all of it is.
 func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 	for n, f := range ns.free {
-		if ns.usable[n] && f >= cpus && ns.mgFits(ns.freeMG, n) {
+		if ns.usable[n] && f >= cpus && ns.mgFits(ns.free, ns.freeMem, ns.freeG, n) {
 			return now
 		}
 	}
 	ns.fut = append(ns.fut[:0], ns.free...)
 	if ns.mg {
-		ns.futMG = append(ns.futMG[:0], ns.freeMG...)
+		ns.futMem = append(ns.futMem[:0], ns.freeMem...)
+		ns.futG = append(ns.futG[:0], ns.freeG...)
 	}
 	const window0 = 30
 	all := ns.all
@@ -427,10 +613,13 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 			last = i - 1
 			ns.fut[e.node] += e.cpus
 			if ns.mg {
-				ns.futMG[e.node][0] += e.mem
-				ns.futMG[e.node][1] += e.gpus
+				ns.futMem[e.node] += e.mem
+				g := ns.futG[ns.gpuAt[e.node]:]
+				for b := e.gpus; b != 0; b &= b - 1 {
+					g[bits.TrailingZeros64(b)] += e.part
+				}
 			}
-			fits = fits || ns.fut[e.node] >= cpus && ns.mgFits(ns.futMG, e.node)
+			fits = fits || ns.fut[e.node] >= cpus && ns.mgFits(ns.fut, ns.futMem, ns.futG, e.node)
 			if i < len(all) && all[i].t > barrier+window {
 				break
 			}
@@ -444,16 +633,22 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 	return never
 }
 
-// mgFits reports whether node n's memory and GPUs in free hold need's;
-// always on a machine without them (mg).
-func (ns *nodeSpace) mgFits(free [][2]int64, n int) bool {
-	return !ns.mg || free[n][0] >= ns.need[0] && free[n][1] >= ns.need[1]
+// mgFits is fitsNode on node n of the free CPUs, memory and GPUs
+// given; always for a job that asks nothing beyond CPUs (chk).
+func (ns *nodeSpace) mgFits(cores, mem []int64, g []int32, n int) bool {
+	if !ns.chk {
+		return true
+	}
+	if !ns.mg {
+		return ns.fitsNode(n, cores[n], 0, nil)
+	}
+	return ns.fitsNode(n, cores[n], mem[n], g[ns.gpuAt[n]:ns.gpuAt[n+1]])
 }
 
 // nodeRelease is a running job's end (at its time limit) on node.
 type nodeRelease struct {
-	t, cpus, mem, gpus int64
-	node               int
+	release
+	node int
 }
 
 // sortEnds makes ns.all every node's running jobs' ends in order of
@@ -466,7 +661,7 @@ func (ns *nodeSpace) sortEnds() {
 	ns.all = ns.all[:0]
 	for n, rs := range ns.rel {
 		for _, r := range rs {
-			ns.all = append(ns.all, nodeRelease{r.t, r.cpus, r.mem, r.gpus, n})
+			ns.all = append(ns.all, nodeRelease{r, n})
 		}
 	}
 	slices.SortStableFunc(ns.all, func(a, b nodeRelease) int { return cmp.Compare(a.t, b.t) })
@@ -499,17 +694,23 @@ func chooseNode(pl sched.Placement, fits []sched.NodeFree) int {
 	return tightestRun(fits)
 }
 
-// nodeStarted updates the plan for job r started now on node n (its
-// memory and GPUs are need's).
-func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
-	ns.free[n] -= r.cpus
-	var mg [2]int64
-	if ns.mg {
-		mg = ns.need
-		ns.freeMG[n][0] -= mg[0]
-		ns.freeMG[n][1] -= mg[1]
+// nodeStarted updates the plan for job r started now on node n: its
+// CPUs, and what noteStart found it holds (held: memory, GPUs, the whole
+// node). It returns the CPUs taken.
+func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) int64 {
+	h, ok := ns.held[r]
+	if !ok {
+		h.cpus = r.cpus
 	}
-	rel := release{max(r.start+r.limit, now+1), r.cpus, mg[0], mg[1]} // started now: not overdue
+	ns.free[n] -= h.cpus
+	if ns.mg {
+		ns.freeMem[n] -= h.mem
+		g := ns.freeG[ns.gpuAt[n]:]
+		for b := h.gpus; b != 0; b &= b - 1 {
+			g[bits.TrailingZeros64(b)] -= h.part
+		}
+	}
+	rel := release{max(r.start+r.limit, now+1), h.cpus, h.mem, h.gpus, h.part} // started now: not overdue
 	i, _ := slices.BinarySearchFunc(ns.rel[n], rel, func(a, b release) int {
 		if a.t < b.t {
 			return -1
@@ -526,8 +727,9 @@ func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 		k, _ := slices.BinarySearchFunc(ns.all, rel, func(a nodeRelease, b release) int {
 			return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.node, n))
 		})
-		ns.all = slices.Insert(ns.all, k, nodeRelease{rel.t, rel.cpus, rel.mem, rel.gpus, n})
+		ns.all = slices.Insert(ns.all, k, nodeRelease{rel, n})
 	}
+	return h.cpus
 }
 
 // backfillNodes is backfill's loop on the named-node plan: each job in
@@ -552,13 +754,14 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 		if p.beyondOf(r) {
 			continue
 		}
-		ns.need = [2]int64{}
+		ns.need = jobNeed{excl: r.excl}
 		if ns.mg {
 			if j := p.ptr(pass, r); j != nil {
 				d := j.Demand()
-				ns.need = [2]int64{d.Memory, d.GPUs}
+				ns.need = jobNeed{d.Memory, d.GPUs, d.Exclusive}
 			}
 		}
+		ns.chk = ns.mg || ns.need.excl
 		t, node := p.nodeFit(r, now, now+p.bfWin)
 		if t == never {
 			continue
@@ -583,12 +786,12 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 				if ns.lastID == r.id && ns.lastNode >= 0 {
 					n = int(ns.lastNode)
 				}
-				ns.nodeStarted(r, n, now)
-				freeNow -= r.cpus
+				freeNow -= ns.nodeStarted(r, n, now)
 				continue
 			}
 			// The plan found room the machine did not (memory, GPUs):
 			// plan it at the next second, as the pool plan does.
+			ns.refused++
 			t = now + 1
 		}
 		ns.addResv(nodeResv{node, max(p.floorRes(t), now), p.nodeResvEnd(t, r.limit, begin)})

@@ -29,8 +29,8 @@ func nodePolicy(t interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.ns = &nodeSpace{node: map[*jobRec]int32{}, lastNode: -1,
-		free: append([]int64(nil), cores...), rel: make([][]release, len(cores)), byNode: make([][]nodeResv, len(cores))}
+	p.ns = newNodeSpace(kinds)
+	p.ns.free, p.ns.rel, p.ns.byNode = append([]int64(nil), cores...), make([][]release, len(cores)), make([][]nodeResv, len(cores))
 	return p
 }
 
@@ -59,28 +59,28 @@ func TestNodeFit(t *testing.T) {
 		// Node 0 is free but reserved over [600, 1200); node 1 is busy to
 		// 1000. A job of 900 s would hold node 0 into the reservation: it
 		// waits for node 1. One of 500 s ends before it: node 0 now.
-		{"over its span", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0}}}, []res{{0, 600, 1200}}, 4, 900, 1 << 40, 1000, 1},
-		{"ends before", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0}}}, []res{{0, 600, 1200}}, 4, 500, 1 << 40, 0, 0},
+		{"over its span", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0, 0}}}, []res{{0, 600, 1200}}, 4, 900, 1 << 40, 1000, 1},
+		{"ends before", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0, 0}}}, []res{{0, 600, 1200}}, 4, 500, 1 << 40, 0, 0},
 		// Ending at 600, the second the reservation begins: in its way
 		// (begin_time <= end_time).
-		{"ends as it begins", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0}}}, []res{{0, 600, 1200}}, 4, 600, 1 << 40, 1000, 1},
+		{"ends as it begins", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0, 0}}}, []res{{0, 600, 1200}}, 4, 600, 1 << 40, 1000, 1},
 		// Node 0 reserved over [0, 300), node 1 busy to 5000: from now
 		// only node 1 (5000, after the reservation's end, 300), so it
 		// tries again from 300, where node 0 is free.
-		{"later start", []int64{8, 0}, [][]release{nil, {{5000, 8, 0, 0}}}, []res{{0, 0, 300}}, 8, 100, 1 << 40, 300, 0},
+		{"later start", []int64{8, 0}, [][]release{nil, {{5000, 8, 0, 0, 0}}}, []res{{0, 0, 300}}, 8, 100, 1 << 40, 300, 0},
 		// Node 0 busy to 100, node 1 to 1000, node 0 reserved over
 		// [600, 1200). A job of 520 s: from now both nodes are free of
 		// reservations over [0, 520]; node 0 has its CPUs first, at 100,
 		// and [⌊100⌋, ⌊620⌋) = [60, 600) misses the reservation: node 0
 		// at 100.
-		{"overlap misses", []int64{0, 0}, [][]release{{{100, 8, 0, 0}}, {{1000, 8, 0, 0}}}, []res{{0, 600, 1200}}, 8, 520, 1 << 40, 100, 0},
+		{"overlap misses", []int64{0, 0}, [][]release{{{100, 8, 0, 0, 0}}, {{1000, 8, 0, 0, 0}}}, []res{{0, 600, 1200}}, 8, 520, 1 << 40, 100, 0},
 		// 560 s: [60, 660) meets it; from 100, node 0 is reserved over
 		// [100, 660], so node 1 at 1000.
-		{"overlap", []int64{0, 0}, [][]release{{{100, 8, 0, 0}}, {{1000, 8, 0, 0}}}, []res{{0, 600, 1200}}, 8, 560, 1 << 40, 1000, 1},
+		{"overlap", []int64{0, 0}, [][]release{{{100, 8, 0, 0, 0}}, {{1000, 8, 0, 0, 0}}}, []res{{0, 600, 1200}}, 8, 560, 1 << 40, 1000, 1},
 		// Beyond the window: the start found, no node.
-		{"beyond", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0}}}, []res{{0, 600, 1200}}, 4, 900, 500, 1000, -1},
+		{"beyond", []int64{8, 0}, [][]release{nil, {{1000, 8, 0, 0, 0}}}, []res{{0, 600, 1200}}, 4, 900, 500, 1000, -1},
 		// Nodes of different sizes: 8 CPUs only on node 1, later.
-		{"sizes", []int64{4, 4}, [][]release{nil, {{50, 12, 0, 0}}}, nil, 8, 10, 1 << 40, 50, 1},
+		{"sizes", []int64{4, 4}, [][]release{nil, {{50, 12, 0, 0, 0}}}, nil, 8, 10, 1 << 40, 50, 1},
 		// Larger than any node, or zero-CPU nodes: never.
 		{"too large", []int64{4, 4}, [][]release{nil, nil}, nil, 5, 10, 1 << 40, never, -1},
 		{"no CPUs", []int64{0, 0}, [][]release{nil, nil}, nil, 1, 10, 1 << 40, never, -1},
@@ -211,7 +211,7 @@ func TestNodeFitProperties(t *testing.T) {
 			for busy > 0 {
 				c := rapid.Int64Range(1, busy).Draw(rt, "release")
 				t0 += rapid.Int64Range(1, 500).Draw(rt, "gap")
-				ns.rel[n] = append(ns.rel[n], release{t0, c, 0, 0})
+				ns.rel[n] = append(ns.rel[n], release{t0, c, 0, 0, 0})
 				busy -= c
 			}
 		}
@@ -331,24 +331,24 @@ func TestWillRunGroups(t *testing.T) {
 		// 4 CPUs free at 100 on node 0, 8 at 140 on node 1: the first
 		// group runs to 120 + 30 and holds both, so the start is 140,
 		// not 100.
-		{"group", []int64{0, 0}, [][]release{{{100, 4, 0, 0}}, {{140, 8, 0, 0}}}, nil, 4, 0, 140},
+		{"group", []int64{0, 0}, [][]release{{{100, 4, 0, 0, 0}}, {{140, 8, 0, 0, 0}}}, nil, 4, 0, 140},
 		// With the second end at 160 the group ends before it: 100.
-		{"next group", []int64{0, 0}, [][]release{{{100, 4, 0, 0}}, {{160, 8, 0, 0}}}, nil, 4, 0, 100},
+		{"next group", []int64{0, 0}, [][]release{{{100, 4, 0, 0, 0}}, {{160, 8, 0, 0, 0}}}, nil, 4, 0, 100},
 		// On Unix time 20 s later the barrier is 130 (Unix 150), the
 		// group reaches 160: 160.
-		{"epoch", []int64{0, 0}, [][]release{{{100, 4, 0, 0}}, {{160, 8, 0, 0}}}, nil, 4, 20, 160},
+		{"epoch", []int64{0, 0}, [][]release{{{100, 4, 0, 0, 0}}, {{160, 8, 0, 0, 0}}}, nil, 4, 20, 160},
 		// Node 1 not usable: its end, 140, is skipped, and the end after
 		// it, node 0's 200, is taken off in the same group (Slurm's loop
 		// checks the window only after a job it took off): 200.
-		{"unusable", []int64{0, 0}, [][]release{{{100, 2, 0, 0}, {200, 2, 0, 0}}, {{140, 8, 0, 0}}}, []bool{true, false}, 4, 0, 200},
+		{"unusable", []int64{0, 0}, [][]release{{{100, 2, 0, 0, 0}, {200, 2, 0, 0, 0}}, {{140, 8, 0, 0, 0}}}, []bool{true, false}, 4, 0, 200},
 		// The window doubles after a group: the first (to 150) holds
 		// 100 only; the second, to 120 + 60, holds 160, which frees the
 		// CPUs, and 175 with it: 175 (with a window of 30, 160).
-		{"doubled", []int64{0, 0}, [][]release{{{100, 4, 0, 0}, {160, 4, 0, 0}}, {{175, 1, 0, 0}}}, nil, 8, 0, 175},
+		{"doubled", []int64{0, 0}, [][]release{{{100, 4, 0, 0, 0}, {160, 4, 0, 0, 0}}, {{175, 1, 0, 0, 0}}}, nil, 8, 0, 175},
 		// CPUs free now on a usable node: now.
 		{"now", []int64{4, 8}, [][]release{nil, nil}, []bool{false, true}, 8, 0, 0},
 		// Never enough.
-		{"never", []int64{0, 0}, [][]release{{{100, 4, 0, 0}}, {{140, 4, 0, 0}}}, nil, 8, 0, never},
+		{"never", []int64{0, 0}, [][]release{{{100, 4, 0, 0, 0}}, {{140, 4, 0, 0, 0}}}, nil, 8, 0, never},
 	}
 	for _, c := range cases {
 		p := nodePolicy(t, Config{BackfillResolution: 60}, 8, 8)
@@ -373,7 +373,7 @@ func TestNodeStartedKeepsEnds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 33))
 	for n := range ns.rel {
 		for k := range 5 {
-			ns.rel[n] = append(ns.rel[n], release{int64(10 * (k + rng.IntN(3))), 1 + rng.Int64N(4), 0, 0})
+			ns.rel[n] = append(ns.rel[n], release{int64(10 * (k + rng.IntN(3))), 1 + rng.Int64N(4), 0, 0, 0})
 		}
 		slices.SortStableFunc(ns.rel[n], func(a, b release) int { return cmp.Compare(a.t, b.t) })
 	}

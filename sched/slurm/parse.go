@@ -579,6 +579,18 @@ func (p *confParser) partKey(pt *Partition, kv confPair, num int) error {
 		pt.PriorityTier = pt.PriorityJobFactor
 	case "default":
 		return confBool(v, &pt.Default)
+	case "oversubscribe", "shared":
+		// EXCLUSIVE: whole nodes. NO is select/cons_tres's own rule (no
+		// CPU holds two jobs); YES and FORCE share CPUs, not modelled.
+		switch u := strings.ToUpper(v); {
+		case u == "EXCLUSIVE":
+			pt.Exclusive = true
+		case u == "NO":
+			pt.Exclusive = false
+		default:
+			pt.Exclusive = false
+			p.ignore("PartitionName "+confClip(kv.key)+"="+confClip(u), num, "jobs do not share CPUs")
+		}
 	case "state":
 		if !strings.EqualFold(v, "UP") {
 			p.ignore("PartitionName State="+confClip(strings.ToUpper(v)), num, "every partition is up")

@@ -84,7 +84,7 @@ func (p *plan) releaseEnds(run []*jobRec) {
 			ts[k] = t
 			lt = t
 		}
-		lf += r.cpus
+		lf += r.planCPUs()
 	}
 	fr[k] = lf
 	p.ts, p.fr = ts[:k+1], fr[:k+1]

@@ -189,6 +189,9 @@ type Policy struct {
 // the third the rest.
 type jobRec struct {
 	running, gone bool // started; ended or cancelled: out of the queue
+	// excl: the job holds whole nodes (swf.Demand.Exclusive, on a
+	// machine of nodes): a plan counts their CPUs (whole), not cpus.
+	excl bool
 	// out: running, gone or held (the loops over the queue pass it over):
 	// one test for the three, set wherever they are.
 	out        bool
@@ -351,6 +354,7 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 	r := &p.recs[0]
 	p.recs = p.recs[1:]
 	*r = jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
+	r.excl = j.Demand != nil && j.Demand.Exclusive && len(p.mach.Nodes) > 0
 	if len(p.mach.Nodes) == 0 {
 		r.minNodes = max(size, 1) // one pool: a node per processor
 	}

@@ -722,7 +722,7 @@ func (p *Policy) use(r *jobRec, end int64) float64 {
 	if dt != p.powDt[k] { // most jobs ran the whole period: one Pow for them all
 		p.powDt[k], p.pow[k] = dt, math.Pow(p.decayF, float64(dt))
 	}
-	return float64(dt) * p.pow[k] * float64(r.cpus)
+	return float64(dt) * p.pow[k] * float64(r.planCPUs()) // an exclusive job: its nodes' (billing)
 }
 
 // ended records that job id ended (or was cancelled) at now: with
@@ -752,6 +752,9 @@ func (p *Policy) ended(id, now int64) {
 	}
 	r.gone, r.out, r.ptr = true, true, nil
 	p.runGen++
+	if r.running && p.ns != nil {
+		p.ns.release(r) // its GPUs, before the sweep of noteStart forgets its node
+	}
 	if r.running {
 		switch {
 		case !p.cfg.EnforceLimits:

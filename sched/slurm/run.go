@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"slices"
 
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -43,7 +44,7 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	if p.usesNodePlan() {
 		// Backfill plans on named nodes (nodeplan.go): the placement
 		// tells where each job went.
-		p.ns = &nodeSpace{node: map[*jobRec]int32{}, lastNode: -1}
+		p.ns = newNodeSpace(p.mach.Nodes)
 		cfg.Placement = &nodePlace{inner: cfg.Placement, ns: p.ns}
 	}
 	s, err := sched.New(cfg)
@@ -56,6 +57,7 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 		s.Observe(o)
 	}
 	jobs = p.limits(jobs)
+	jobs = p.exclusive(jobs)
 	// Every user's association exists from the start, as in Slurm's
 	// database, so that the tree does not change during the run.
 	var last int64
@@ -199,6 +201,33 @@ func satAdd(a, b int64) int64 {
 		return math.MaxInt64
 	}
 	return a + b
+}
+
+// exclusive returns jobs with the jobs of an exclusive partition
+// (Partition.Exclusive) asking whole nodes, on a machine of nodes (one
+// pool has none). It copies only if some job changes.
+func (p *Policy) exclusive(jobs []swf.Job) []swf.Job {
+	if len(p.mach.Nodes) == 0 || !slices.ContainsFunc(p.parts, func(pt part) bool { return pt.Exclusive }) {
+		return jobs
+	}
+	copied := false
+	for i := range jobs {
+		j := &jobs[i]
+		if !p.parts[p.partOf(j)].Exclusive || j.Demand != nil && j.Demand.Exclusive {
+			continue
+		}
+		if !copied {
+			jobs, copied = slices.Clone(jobs), true
+			j = &jobs[i]
+		}
+		d := swf.Demand{Exclusive: true}
+		if j.Demand != nil {
+			d = *j.Demand
+			d.Exclusive = true
+		}
+		j.Demand = &d
+	}
+	return jobs
 }
 
 // partOf is the index of job j's partition (the default one if it names

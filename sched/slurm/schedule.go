@@ -516,7 +516,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		prof.releaseEnds(run)
 	} else {
 		for t, r := range p.runningEnds(now) {
-			prof.release(t, r.cpus)
+			prof.release(t, r.planCPUs())
 		}
 	}
 	clear(p.perUsr)
@@ -537,7 +537,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if len(p.beyond) > 0 && p.beyondOf(r) { // most cycles find none beyond
 			continue
 		}
-		t, at, ok := prof.fit(r.cpus, r.limit, by) // after the last hold
+		c := r.planCPUs()
+		t, at, ok := prof.fit(c, r.limit, by) // after the last hold
 		if !ok {
 			continue
 		}
@@ -549,8 +550,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if t == now {
 			p.bfStill = false
 			if p.start(pass, r, reserved) {
-				prof.hold(now, r.limit, r.cpus, at)
-				freeNow -= r.cpus
+				prof.hold(now, r.limit, c, at)
+				freeNow -= c
 				continue
 			}
 			// The CPUs are free but no node has room for it now. Slurm's
@@ -678,6 +679,16 @@ func (p *Policy) resvEnd(t, limit, begin int64) int64 {
 		e += res
 	}
 	return e
+}
+
+// planCPUs is the CPUs job r holds running: those it asks, or those of
+// its whole nodes for an exclusive job (the machine holds them all, and
+// gives them all back at its end).
+func (r *jobRec) planCPUs() int64 {
+	if r.excl {
+		return r.whole
+	}
+	return r.cpus
 }
 
 // wholeNodes is the CPUs of the whole nodes a reservation of r holds.

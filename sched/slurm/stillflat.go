@@ -109,7 +109,7 @@ func (f *flatRun) build(p *Policy) {
 	}
 	whole := float64(p.calcPeriod) * math.Pow(p.decayF, float64(p.calcPeriod)) // calcUsage's
 	for _, r := range p.running {
-		u := whole * float64(r.cpus)
+		u := whole * float64(r.planCPUs())
 		if u <= 0 {
 			continue
 		}
