@@ -312,8 +312,9 @@ func (s *summary) print(out io.Writer, name string) {
 	}
 	sort.Slice(qs, func(i, j int) bool { return qs[i] < qs[j] })
 	w = tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	names := s.queueNames()
 	for _, q := range qs {
-		fmt.Fprintf(w, "  queue %d%s\t%d\t%s\t\n", q, s.queueName(q), s.queues[q], pct(s.queues[q], s.jobs))
+		fmt.Fprintf(w, "  queue %d%s\t%d\t%s\t\n", q, names[q], s.queues[q], pct(s.queues[q], s.jobs))
 	}
 	w.Flush()
 	s.printPartitions(out)
@@ -336,16 +337,26 @@ func (s *summary) offeredLoad() (float64, bool) {
 	return s.procSeconds / (float64(s.machine) * float64(span)), true
 }
 
-// queueName is " name" for queue q from the header's "Queue: q name"
-// lines, or "" when the header does not name it.
-func (s *summary) queueName(q int64) string {
+// queueNames maps each queue the header names ("Queue: q name" lines) to
+// " name", the first line for a queue standing, read once: a lookup per
+// queue over every header line was queues × lines, hours for a hostile
+// log of 10^5 of each.
+func (s *summary) queueNames() map[int64]string {
+	names := map[int64]string{}
 	for _, l := range s.header.Queue {
 		f := strings.Fields(l)
-		if len(f) >= 2 && f[0] == strconv.FormatInt(q, 10) {
-			return " " + cli.Printable(strings.Join(f[1:], " "))
+		if len(f) < 2 {
+			continue
+		}
+		q, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || strconv.FormatInt(q, 10) != f[0] {
+			continue // "07" or "+7" never named queue 7
+		}
+		if _, ok := names[q]; !ok {
+			names[q] = " " + cli.Printable(strings.Join(f[1:], " "))
 		}
 	}
-	return ""
+	return names
 }
 
 // summaryJSON is the -json form of a summary.
@@ -408,8 +419,9 @@ func (s *summary) json(name string) summaryJSON {
 			o.OfferedLoad = &load
 		}
 	}
+	names := s.queueNames()
 	for q, n := range s.queues {
-		o.Queues = append(o.Queues, queueJSON{q, strings.TrimSpace(s.queueName(q)), n})
+		o.Queues = append(o.Queues, queueJSON{q, strings.TrimSpace(names[q]), n})
 	}
 	sort.Slice(o.Queues, func(i, j int) bool { return o.Queues[i].Queue < o.Queues[j].Queue })
 	o.Partitions = s.partitions()
