@@ -23,6 +23,7 @@ const (
 	skipArrayParent = "array parent record"
 	skipDuplicate   = "record listed again (overlapping dumps)"
 	skipSuperseded  = "unfinished, a later record of the job follows (overlapping dumps)"
+	skipAfterEnd    = "record after the job ended"
 
 	noteUnlimited     = "time limit UNLIMITED"
 	notePartLimit     = "time limit Partition_Limit, partition limit unknown"

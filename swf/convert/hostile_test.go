@@ -71,25 +71,32 @@ func TestByteOrderMarkIgnored(t *testing.T) {
 // an unreadable value) keeps its jobs' wait and run time: the start time
 // says the job started, except a cancelled job's equal to its end (Slurm's
 // mark of one cancelled while pending). Such jobs used to be written with
-// wait and run time -1, "ended without starting".
+// wait and run time -1, "ended without starting". So does one with
+// AllocCPUS 0 and no cpu= in AllocTRES (job 10), whose processors are
+// unknown; with its start equal to its end (job 11, a job ended while
+// pending, as DEADLINE or a FAILED launch) it never started.
 func TestSacctStartWithoutCPUs(t *testing.T) {
 	in := "JobID|State|Submit|Start|End|AllocCPUS\n" +
 		"7|COMPLETED|1704067200|1704067201|1704067209|\n" +
 		"8|CANCELLED|1704067200|1704067205|1704067205|\n" +
 		"9|CANCELLED by 5|1704067200|1704067202|1704067207|x\n" +
-		"10|FAILED|1704067200|1704067203|1704067204|0\n"
+		"10|FAILED|1704067200|1704067203|1704067204|0\n" +
+		"11|FAILED|1704067200|1704067205|1704067205|0\n"
 	res, err := Sacct(strings.NewReader(in), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	type got struct{ wait, run int64 }
-	want := []got{{1, 8}, {-1, -1}, {2, 5}, {-1, -1}}
+	want := []got{{1, 8}, {-1, -1}, {2, 5}, {3, 1}, {-1, -1}}
 	for k, j := range res.Jobs {
 		if (got{j.Wait, j.RunTime}) != want[k] {
 			t.Errorf("job %s: wait %d, run %d, want %+v", res.IDs[k], j.Wait, j.RunTime, want[k])
 		}
 	}
-	if a := res.Report.Anomalies; a[noteNoAlloc] != 2 || a[noteNeverStarted] != 1 || a[noteCancelledRun] != 1 {
+	if len(res.Jobs) != len(want) || res.Jobs[3].AllocProcs != -1 {
+		t.Errorf("%d jobs, want %d; job 10 allocated %d, want -1 (unknown)", len(res.Jobs), len(want), res.Jobs[3].AllocProcs)
+	}
+	if a := res.Report.Anomalies; a[noteNoAlloc] != 3 || a[noteNeverStarted] != 1 || a[noteCancelledRun] != 1 {
 		t.Errorf("anomalies %v", a)
 	}
 }

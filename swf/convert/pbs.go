@@ -89,6 +89,10 @@ type pbsParser struct {
 	// (its index in the builder's), which a later record of the job (the
 	// log given again) supersedes and counts again.
 	counted map[int]int
+	// ended holds the ids of the jobs filed as finished: a D or A record
+	// after the E record (qdel of a job that just ended) is a record of
+	// that job, not a new job without a submit time.
+	ended map[string]bool
 }
 
 // bad notes an unreadable field of r; in strict mode the first error is
@@ -135,6 +139,13 @@ func (p *pbsParser) record(line string, num int) error {
 	}
 	t := when.Unix()
 	j := p.jobs[id]
+	if j == nil && (typ == "D" || typ == "A") && p.ended[id] {
+		b.skip(skipAfterEnd)
+		return nil
+	}
+	if typ == "Q" {
+		delete(p.ended, id) // a new job of the id (or the log given again)
+	}
 	if j != nil && (j.how != "" || j.startedS >= 0) && typ == "Q" {
 		// The id is used again by a new job, or queued again after it
 		// started (no rerun writes Q; a log given twice does): the
@@ -208,6 +219,10 @@ func (p *pbsParser) close(j *pbsJob) error {
 		p.file(j)
 		return nil
 	}
+	if p.ended == nil {
+		p.ended = map[string]bool{}
+	}
+	p.ended[r.id] = true
 	kv := j.attrs
 	if kv == nil {
 		kv = map[string]string{}

@@ -311,8 +311,10 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 			r.elapsed = int64(s)
 		}
 	}
+	tresCPU := false // AllocTRES gives cpu=
 	if r.alloc <= 0 {
 		if v, ok := tresValue(get("alloctres"), "cpu"); ok {
+			tresCPU = true
 			n, err := parseProcs(v)
 			if err != nil {
 				if err := b.fieldError(r, "AllocTRES", v, err); err != nil {
@@ -323,7 +325,11 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 			}
 		}
 	}
-	r.allocUnread = r.alloc < 0
+	// AllocCPUS 0 without cpu= in AllocTRES is no count either, unless
+	// the start equals the end (Slurm's mark of a job ended while pending,
+	// whatever its state): a job that ran from its start to a later end
+	// started, on processors unknown, and did not "end without starting".
+	r.allocUnread = r.alloc < 0 || r.alloc == 0 && !tresCPU && r.start != r.end
 	var err error
 	switch {
 	case p.has("timelimitraw"):

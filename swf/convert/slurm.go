@@ -96,7 +96,8 @@ func applyState(r *record, s string) {
 // started (a start time and CPUs; Slurm gives a job cancelled while
 // pending a start time equal to its end and no CPUs), and the notes that
 // depend on it. Without a CPU count read (sacct without AllocCPUS and
-// AllocTRES, or with an unreadable one) the start time decides, a
+// AllocTRES, with an unreadable one, or AllocCPUS 0 without cpu= in
+// AllocTRES and a start before the end) the start time decides, a
 // cancelled job's equal to its end aside: such a job used to lose its
 // wait and run time as "ended without starting".
 func finishSlurm(r *record) {
