@@ -28,13 +28,7 @@ func TestHostileLinesCounted(t *testing.T) {
 		"1 200 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
 		"3 9223372036854775000 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
 	var out, errs bytes.Buffer
-	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	var s summaryJSON
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := summaryOf(t, log)
 	if s.Jobs != 4 || s.DuplicateIDs != 1 || s.FarSubmits != 1 || s.SubmitSpan != 200 || s.OfferedLoad == nil || *s.OfferedLoad != 0.15 {
 		t.Errorf("%+v", s)
 	}
@@ -190,13 +184,7 @@ func TestFarWorkLeftOutOfLoad(t *testing.T) {
 		"4 160 0 100 9223372036854775000 -1 -1 9223372036854775000 200 -1 1 1 1 1 1 -1 -1 -1\n" +
 		"5 200 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
 	var out, errs bytes.Buffer
-	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	var s summaryJSON
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := summaryOf(t, log)
 	if s.Jobs != 5 || s.FarWork != 2 || s.OfferedLoad == nil || *s.OfferedLoad != 0.15 {
 		t.Errorf("jobs %d, far work %d, load %v; want 5, 2, 0.15", s.Jobs, s.FarWork, s.OfferedLoad)
 	}
@@ -214,14 +202,7 @@ func TestOtherStatusByValue(t *testing.T) {
 	for i, st := range []int{1, -5, 7, 99, 99, 0, 5} {
 		log += strings.Join([]string{itoa(i + 1), itoa(10 * i), "0 100 1 -1 -1 1 200 -1", itoa(st), "1 1 1 1 -1 -1 -1\n"}, " ")
 	}
-	var out, errs bytes.Buffer
-	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	var s summaryJSON
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := summaryOf(t, log)
 	want := map[string]int{"-5": 1, "7": 1, "99": 2}
 	if s.OtherStatus != 4 || len(s.OtherStatusBy) != len(want) {
 		t.Fatalf("status_outside_standard %d, by value %v; want 4, %v", s.OtherStatus, s.OtherStatusBy, want)
@@ -265,13 +246,7 @@ func TestNoJobNumbersNotDuplicates(t *testing.T) {
 	}
 	b.WriteString("0 300 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n4 300 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n4 300 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n")
 	var out, errs bytes.Buffer
-	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(b.String()), &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	var s summaryJSON
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := summaryOf(t, b.String())
 	if s.Jobs != 23 || s.DuplicateIDs != 1 || s.NoJobNumber != 21 {
 		t.Errorf("%d jobs, %d duplicate IDs, %d without a number; want 23, 1 (the second 4), 21", s.Jobs, s.DuplicateIDs, s.NoJobNumber)
 	}

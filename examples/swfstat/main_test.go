@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,4 +129,19 @@ func TestQueueNames(t *testing.T) {
 	if !strings.Contains(r.Stdout, `"name": "long haul"`) {
 		t.Errorf("-json lacks the queue name:\n%s", r.Stdout)
 	}
+}
+
+// summaryOf is swfstat -json's summary of log, read from standard input;
+// the test fails on a non-zero exit or unreadable JSON.
+func summaryOf(t *testing.T, log string) summaryJSON {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var s summaryJSON
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,13 +20,7 @@ func TestPartialExecutionsNotJobs(t *testing.T) {
 		"1 200 0 200 10 -1 -1 10 400 -1 3 1 1 1 1 -1 -1 -1\n" +
 		"2 1000 0 100 10 -1 -1 10 50 -1 1 1 1 1 1 -1 -1 -1\n"
 	var out, errs bytes.Buffer
-	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	var s summaryJSON
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := summaryOf(t, log)
 	// (300 + 100) s × 10 / (10 × 1000 s)
 	if s.Jobs != 2 || s.PartialExecs != 2 || s.DuplicateIDs != 0 || s.WithEstimate != 2 || s.OverEstimate != 1 ||
 		s.OfferedLoad == nil || *s.OfferedLoad != 0.4 || len(s.Queues) != 1 || s.Queues[0].Jobs != 2 {
@@ -55,14 +48,7 @@ func TestPartialLineHoldsNoNumber(t *testing.T) {
 		"1 0 0 300 10 -1 -1 10 400 -1 1 1 1 1 1 -1 -1 -1\n" +
 		"-1 100 0 100 10 -1 -1 10 400 -1 3 1 1 1 1 -1 -1 -1\n" +
 		"-1 200 0 100 10 -1 -1 10 400 -1 4 1 1 1 1 -1 -1 -1\n"
-	var out, errs bytes.Buffer
-	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	var s summaryJSON
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := summaryOf(t, log)
 	if s.Jobs != 1 || s.PartialExecs != 3 || s.DuplicateIDs != 0 || s.NoJobNumber != 0 {
 		t.Errorf("jobs %d, partial %d, duplicates %d, without number %d; want 1, 3, 0, 0", s.Jobs, s.PartialExecs, s.DuplicateIDs, s.NoJobNumber)
 	}

@@ -25,7 +25,7 @@ func Line(line string) bool {
 	for i := 0; i < len(line); i++ {
 		if line[i] == 0 {
 			nul[i%2]++
-			if i > 0 && i+1 < len(line) && !Text(line[i-1]) && !Text(line[i+1]) {
+			if i > 0 && i+1 < len(line) && !text(line[i-1]) && !text(line[i+1]) {
 				return false
 			}
 		}
@@ -34,11 +34,11 @@ func Line(line string) bool {
 	return len(line) >= 4 && (nul[0] == 0 && nul[1] >= need || nul[1] == 0 && nul[0] >= need)
 }
 
-// Text reports whether b can be a text character's low byte beside a NUL
+// text reports whether b can be a text character's low byte beside a NUL
 // in UTF-16 (a character of U+0000 to U+00FF): printable ASCII, tab,
 // line feed, carriage return or printable Latin-1; not the control bytes
 // that binary data is made of (a NUL beside a NUL is a zero-filled
 // block).
-func Text(b byte) bool {
+func text(b byte) bool {
 	return b == '\t' || b == '\n' || b == '\r' || b >= 0x20 && b < 0x7f || b >= 0xa0
 }
