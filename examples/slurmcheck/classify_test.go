@@ -441,7 +441,8 @@ func isPhase(cause string) bool {
 // into the run on the four-node sites and 3 s on the one-node site; no
 // root of its own (not a phase root) on the same job of two runs of a
 // four-node site, and on the one-node site job 1 one on both runs, the
-// policy early on one and late on the other; and on the live site's four runs job 12 of the workload a phase
+// policy early on one and late on the other; fs-tiers' second run's
+// decay run 89 ms into its origin's second; and on the live site's four runs job 12 of the workload a phase
 // root, started by the policy at 20 s and by Slurm 125–150 s later, its
 // main scheduler's run that started jobs 16–18 falling between the
 // policy's at 17 and 20 s.
@@ -475,6 +476,10 @@ func checkDiagnosisProse(t *testing.T, pol []diagnosis) {
 			}
 			own[site][i] = path
 		}
+	}
+	// fs-tiers' second run: the decay run 89 ms into the origin's second.
+	if rec, c := readPrepared(t, tiersRuns[1]); !slices.Contains(rec.Decays, 1000*c.origin+89) {
+		t.Errorf("%s: no decay run 89 ms into the origin's second (README)", tiersRuns[1])
 	}
 	// The one-node site: job 1 a root of its own on both runs, the
 	// policy early on the first and late on the second.
