@@ -69,7 +69,9 @@ const (
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
 // and estimate, the last wait of its class and of its user, the user's
-// other waiting jobs and running processors, the median wait of the job's
+// other waiting jobs and running processors (a job without a user, −1,
+// has those of a user never seen: no trace's user-less jobs are one
+// user), the median wait of the job's
 // queue; the median wait of the jobs of its queue and size class asked
 // about at the same hour of earlier days (queues open by the clock); the
 // jobs of its queue, and of its queue and class, waiting ahead, the oldest
@@ -416,6 +418,9 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	x[10] = math.Log(float64(lw) + floor)
 	x[11] = math.Log(float64(o.snap.Now-o.waiting[0].Submit) + floor)
 	uw, ok := o.userW[j.User]
+	if j.User < 0 {
+		ok = false
+	}
 	x[12] = 0
 	if ok {
 		x[12] = 1
@@ -425,8 +430,11 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	x[13] = math.Log(float64(uw) + floor)
 	x[14] = o.errAvg
 	x[15] = o.waitAvg
-	x[16] = math.Log1p(float64(max(o.userQ[j.User]-1, 0)))
-	x[17] = math.Log1p(float64(max(o.userR[j.User], 0)))
+	x[16], x[17] = 0, 0
+	if j.User >= 0 {
+		x[16] = math.Log1p(float64(max(o.userQ[j.User]-1, 0)))
+		x[17] = math.Log1p(float64(max(o.userR[j.User], 0)))
+	}
 	x[18] = x[2]
 	if r := o.queueW[j.Queue]; r != nil && len(r.w) > 0 {
 		x[18] = math.Log(o.naive.medianOf(r) + floor)

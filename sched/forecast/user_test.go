@@ -181,3 +181,47 @@ func TestLadderReset(t *testing.T) {
 		}
 	}
 }
+
+// A job without a user (SWF's −1, every job of a trace that has none, as
+// Alibaba's GPU pods) has the user features of a user never seen: no last
+// wait of its own, no other jobs waiting, no running processors. Pooled
+// as one user, every user-less job read the last wait of any user-less
+// job and counted all of them waiting and running as its own (checked:
+// fails without the fix in features, x[12] 1 and x[16], x[17] > 0).
+func TestOnlineNoUser(t *testing.T) {
+	feats := func(user int64) [nFeatures]float64 {
+		o, err := NewOnline(Config{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Two jobs start after 10 min and run; a third waits behind them.
+		a, b, c := job(1, 0, 600, 7200, 4, 7200, -1), job(2, 0, 600, 7200, 4, 7200, -1), job(3, 700, 0, 600, 4, 600, -1)
+		for _, j := range []*swf.Job{&a, &b, &c} {
+			if err := o.Observe(replay.Arrive, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, j := range []*swf.Job{&a, &b} {
+			if err := o.Observe(replay.Start, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		q := job(4, 800, 0, 600, 4, 600, user)
+		if err := o.Observe(replay.Arrive, &q); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := o.Predict(&q, 800); err != nil {
+			t.Fatal(err)
+		}
+		return o.x
+	}
+	none, fresh := feats(-1), feats(99)
+	for _, k := range []int{12, 13, 16, 17} {
+		if none[k] != fresh[k] {
+			t.Errorf("feature %d of a job without a user: %g, a new user's %g", k, none[k], fresh[k])
+		}
+	}
+	if none[12] != 0 || none[16] != 0 || none[17] != 0 {
+		t.Errorf("user features of a job without a user: %g, %g, %g, want 0", none[12], none[16], none[17])
+	}
+}
