@@ -71,10 +71,9 @@ const (
 // and estimate, the last wait of its class and of its user, the user's
 // other waiting jobs and running processors (a job without a user, −1,
 // has those of a user never seen: no trace's user-less jobs are one
-// user), the median wait of the job's
-// queue; the median wait of the jobs of its queue and size class asked
-// about at the same hour of earlier days (queues open by the clock); the
-// jobs of its queue, and of its queue and class, waiting ahead, the oldest
+// user), the median wait of the job's queue; the median wait of the jobs
+// of its queue and size class asked about at the same hour of earlier
+// days (queues open by the clock); the jobs of its queue, and of its queue and class, waiting ahead, the oldest
 // one's age and the last wait of its queue and class (an order per
 // queue); the running jobs of its class and how soon the first ends (a
 // machine in partitions); whether its demand line asks no GPU (a machine
