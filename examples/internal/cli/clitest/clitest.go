@@ -90,8 +90,9 @@ func Run(t *testing.T, c Command) {
 	t.Run("bad-flag", func(t *testing.T) {
 		args := append(append([]string{}, c.JSON...), "-no-such-flag")
 		r := Exec(c.Run, c.Stdin, args...)
-		if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "no-such-flag") {
-			t.Errorf("bad flag: exit %d, stderr %q; want %d naming the flag", r.Code, r.Stderr, cli.ExitUsage)
+		// and pointing to -h, as cli.Status does (convert printed its own line without it)
+		if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "no-such-flag") || !strings.HasSuffix(r.Stderr, " (-h for help)\n") {
+			t.Errorf("bad flag: exit %d, stderr %q; want %d naming the flag and ending in (-h for help)", r.Code, r.Stderr, cli.ExitUsage)
 		}
 	})
 	if c.NoArgs {
