@@ -720,6 +720,50 @@ import (
 // query, not a minimum over ranges, and at about 5 steps a run a
 // descent of a tree costs what the walk does.
 //
+// Then (2026-12-02, 08:27–09:00 UTC, helper h-cons7-s31; no cut kept;
+// callgrind of examples/simulate on the gzip file, whole process,
+// GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off, at
+// 6f5f5567): conservative 4,599.2 M, EASY (-machine 1152) 1,399.6 M
+// (3.29×); 3× needs 4,198.9 M, 400 M (8.7%) less. Constant factors
+// only, each measured:
+//
+//	fitBefore's search for its first window's end from the index the
+//	last scan found (a gallop, then a binary search of the bracket):
+//	that index is the same in 29% of the scans, within 3 in 54%, within
+//	7 in 68% (counted on a scratch copy; the profile has 49 points on
+//	average at a scan). 4,700.2 M (+101 M): fitBefore 815 M → 623 M,
+//	but the search, no longer inlined, 292 M (92 a scan against about
+//	60 for the binary search inlined). Schedule unchanged (-jobs-out
+//	byte-identical).
+//	Profile-guided optimization (go build -pgo with a CPU profile of
+//	BenchmarkBlueConservative): 4,744.3 M (+145 M), the hot calls
+//	inlined into loops that then spill.
+//	The ceiling of bounds-check elimination, measured with the checks
+//	off in sched (-gcflags 'github.com/batchq/batchq/sched=-B', not a
+//	build to keep): 4,317.7 M (−281.5 M). Per function: fitBefore
+//	−74 M, shift −61 M, the placement loop −45 M, Allocate −26 M,
+//	fitOwn, most and Fit −20 M, the rest in code EASY shares. The
+//	binary search's check is 47 M of it over all its callers, and no
+//	form of the search lets the compiler drop it (m = (lo+hi)/2 < hi is
+//	not proved, nor len(s)>>1 < len(s); scratch builds with
+//	-d=ssa/check_bce); fitBefore's other checks (its back walks, the
+//	single reads after its loops, the slicing of ps and nx) are about
+//	30 M, and its closed loop took 7 M more without them (registers).
+//	Even every check gone would leave conservative 119 M above 3×.
+//	Struct of arrays for the profile (times and free counts in two
+//	slices) would spare the binary search's scaling (2 of its 13
+//	instructions an iteration, about 45 M) but double the copies of
+//	the moves and Allocates (1.56 M memmove calls now, about 90
+//	instructions of call and setup each): not built. int32 for free
+//	would not shrink point (16 bytes with padding), and consEntry's
+//	after as an int32 was measured before (+39 M).
+//
+// With the searches, the back walks and the copies each near their
+// floor, 3× is not in constant factors: the placement loop (about 60
+// instructions a visit, 8.33 M visits), fitBefore (255 a scan, 3.19 M)
+// and the moves (460 each, 1.07 M) are what the notes above count, and
+// each of those counts is the definition's.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the
