@@ -28,7 +28,14 @@ import (
 // under its job's number, as above: its run simulated again, or a crash;
 // a line without a number (ID below 1,
 // SWF's -1) is numbered as Sim.Load says (id_made_up), where the peers
-// key it by the -1 too. A
+// key it by the -1 too. A line whose submit time, run time or estimate is
+// beyond sanitize.MaxTime (2^40 s) is rejected in every mode and counted
+// (sanitize.TimeOutOfRange), where the peers, on Python's integers, would
+// simulate it (TestPeerTimeOutOfRangeRejected); a field below −1 (SWF's
+// "missing") is a malformed line to package swf (swf.ErrRange), where
+// pyss would take a negative submit time for a missing one (a 1-second
+// job at 1): examples/simulate stops on it, or with -lenient skips and
+// counts it. A
 // peer's schedule of a log with missing fields can
 // be degenerate (no estimates: every job runs 1 s); Result.Changed counts
 // the jobs each rule changed. A peer mode has one pool of processors and
