@@ -427,7 +427,8 @@ func (g *gpuReader) add(j *gpuJob, num int) error {
 
 // parseGPUTime reads "2006-01-02 15:04:05" in loc, or with its offset
 // ("+08:00"), seconds possibly with a fraction (as a data-frame export
-// writes them; truncated); "", "None", "NaT" and "nan" are unknown (-1).
+// writes them; truncated); "", "None", "NaT" and "nan" are unknown (-1),
+// a time before 1990 unreadable (errEarly).
 func parseGPUTime(s string, loc *time.Location) (int64, error) {
 	switch s {
 	case "", "None", "NaT", "nan", "null":
@@ -443,14 +444,11 @@ func parseGPUTime(s string, loc *time.Location) (int64, error) {
 	if err != nil {
 		return 0, errGPUTime
 	}
-	switch u := t.Unix(); {
-	case u > maxTime:
-		return 0, errFuture
-	case u <= 0:
-		return 0, errRange
-	default:
-		return u, nil
+	u := t.Unix()
+	if err := checkTime(u); err != nil {
+		return 0, err
 	}
+	return u, nil
 }
 
 var errGPUTime = errors.New(`not a time ("2006-01-02 15:04:05", optionally with "+08:00")`)

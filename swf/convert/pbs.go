@@ -113,8 +113,8 @@ func (p *pbsParser) record(line string, num int) error {
 	if err != nil {
 		return b.malformed(num, "timestamp", parts[0], errors.New("not a MM/DD/YYYY HH:MM:SS time"))
 	}
-	if u := when.Unix(); u <= 0 || u > maxTime {
-		return b.malformed(num, "timestamp", parts[0], errFuture)
+	if err := checkTime(when.Unix()); err != nil {
+		return b.malformed(num, "timestamp", parts[0], err)
 	}
 	typ, id := parts[1], strings.TrimSpace(parts[2])
 	attrs := ""
@@ -212,7 +212,7 @@ func (p *pbsParser) close(j *pbsJob) error {
 		// was -1, and that record "job id reused".
 		r.submit = j.queued
 		for _, k := range []string{"qtime", "ctime"} {
-			if n, err := parseCount(j.attrs[k]); err == nil && n > 0 && n <= maxTime {
+			if n, err := parseCount(j.attrs[k]); err == nil && checkTime(n) == nil {
 				r.submit = n
 			}
 		}
@@ -293,15 +293,19 @@ func (p *pbsParser) file(j *pbsJob) {
 	b.rep.Requeued += n
 }
 
-// epoch reads an epoch-seconds attribute. An absent or unreadable one is
-// 0, so that cmp.Or passes over it to the next source of the time.
+// epoch reads an epoch-seconds attribute. An absent, zero or unreadable
+// one (before 1990 too: an unset field) is 0, so that cmp.Or passes over
+// it to the next source of the time.
 func (p *pbsParser) epoch(r *record, kv map[string]string, key string) int64 {
 	v, ok := kv[key]
 	if !ok || v == "" || v == "0" {
 		return 0
 	}
 	n, err := parseCount(v)
-	if err == nil && n > maxTime || err == errRange && v[0] != '-' {
+	switch {
+	case err == nil:
+		err = checkTime(n)
+	case err == errRange && v[0] != '-':
 		err = errFuture // (a negative time, "-1" say, is out of range, not in the future)
 	}
 	if err != nil {

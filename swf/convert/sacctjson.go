@@ -347,8 +347,11 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		dst   *int64
 	}{{"time.submission", j.Time.Submission, &r.submit}, {"time.start", j.Time.Start, &r.start},
 		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
+		// 0 is Slurm's unset time; an absolute one before 1990 is
+		// another unset field (the elapsed time is a duration).
+		early := t.dst != &r.elapsed && t.n.OK() && t.n.V > 0 && t.n.V < minTime
 		switch {
-		case t.n.Big || t.n.OK() && t.n.V > maxTime:
+		case t.n.Big || t.n.OK() && t.n.V > maxTime || early:
 			if err := b.fieldError(&r, t.field, t.n.Text, timeError(t.n)); err != nil {
 				return err
 			}
@@ -442,12 +445,15 @@ func seconds(s, us jsonNum) float64 {
 // the live feed, qbets/karnak/slurmfeed).
 type jsonNum = slurmjson.Num
 
-// timeError is why a time stamp too large to take is unreadable: a
+// timeError is why a time stamp past the plausible is unreadable: a
 // negative one (a corrupt -9223372036854775808) is out of range, not
-// "after the year 2200".
+// "after the year 2200"; one before 1990 is an unset field (errEarly).
 func timeError(n jsonNum) error {
-	if strings.HasPrefix(n.Text, "-") {
+	switch {
+	case strings.HasPrefix(n.Text, "-"):
 		return errRange
+	case !n.Big && n.V < minTime:
+		return errEarly
 	}
 	return errFuture
 }
