@@ -382,6 +382,9 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	}{{"tres.allocated", tresNum(j.TRES.Allocated, "cpu"), &r.alloc}, {"required.CPUs", j.Required.CPUs, &r.req}} {
 		switch {
 		case c.n.Big || c.n.OK() && c.n.V > maxProcs:
+			if c.dst == &r.alloc {
+				r.allocUnread = true
+			}
 			if err := b.fieldError(&r, c.field, c.n.Text, errProcs); err != nil {
 				return err
 			}
@@ -389,6 +392,13 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 			*c.dst = c.n.V
 		}
 	}
+	// No cpu count in tres.allocated (none, null or 0) is no count
+	// either, as Sacct's AllocCPUS 0 without cpu= in AllocTRES, unless
+	// the start equals the end (Slurm's mark of a job ended while
+	// pending): a job that ran from its start to a later end started on
+	// processors unknown. It was "ended without starting", its wait and
+	// run time -1.
+	r.allocUnread = r.allocUnread || r.alloc < 0 && r.start != r.end
 	if cpu := seconds(j.Time.Total.Seconds, j.Time.Total.Microseconds); cpu > 0 {
 		r.cpu = cpu
 	}
