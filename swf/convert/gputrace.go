@@ -63,8 +63,8 @@ import (
 //	CANCELLED, Killed               5; wait and run time -1 when it never started
 //	                                (no start time, or CANCELLED with start = end)
 //	RUNNING, PENDING, SUSPENDED...  skipped: not finished at dump (Philly: no
-//	                                end_time on the last attempt, unless Failed
-//	                                or Killed: run time -1, "no end time")
+//	                                end_time on the last attempt, unless Pass,
+//	                                Failed or Killed: run time -1, "no end time")
 //	others                          -1, "unknown state"
 //
 // The Report accounts for every row (Philly: every job object): Records =
