@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -58,11 +60,11 @@ func PBS(r io.Reader, opt Options) (_ *Result, err error) {
 	if err := b.empty(); err != nil {
 		return nil, err
 	}
-	for _, id := range p.order {
-		if j := p.jobs[id]; j != nil {
-			if err := p.close(j); err != nil {
-				return nil, err
-			}
+	// The jobs still open, in order of their first record.
+	open := slices.SortedFunc(maps.Values(p.jobs), func(x, y *pbsJob) int { return cmp.Compare(x.seq, y.seq) })
+	for _, j := range open {
+		if err := p.close(j); err != nil {
+			return nil, err
 		}
 	}
 	return b.finish()
@@ -78,21 +80,22 @@ type pbsJob struct {
 	deleted  int64             // D or A record time, -1 none
 	how      string            // the record type that ended it
 	reruns   int               // S records after the first: counted when the job is filed
+	seq      int               // order of its first record, for a stable finish
 }
 
+// pbsParser keeps the open jobs only: a job filed is the builder's
+// record, and nothing of its lines stays (the ids of the jobs in order of
+// first record and of those ended were substrings of their lines, kept to
+// the end of the log: 400 jobs of 64 KiB lines held 30 MB).
 type pbsParser struct {
-	b     *builder
-	jobs  map[string]*pbsJob
-	order []string // ids in order of first record, for a stable finish
-	err   error    // the first field error in strict mode
+	b    *builder
+	jobs map[string]*pbsJob // the open jobs, by id (a copy, not the line's)
+	seq  int                // jobs opened
+	err  error              // the first field error in strict mode
 	// counted holds the reruns counted for an unfinished job's record
 	// (its index in the builder's), which a later record of the job (the
 	// log given again) supersedes and counts again.
 	counted map[int]int
-	// ended holds the ids of the jobs filed as finished: a D or A record
-	// after the E record (qdel of a job that just ended) is a record of
-	// that job, not a new job without a submit time.
-	ended map[string]bool
 }
 
 // bad notes an unreadable field of r; in strict mode the first error is
@@ -139,12 +142,9 @@ func (p *pbsParser) record(line string, num int) error {
 	}
 	t := when.Unix()
 	j := p.jobs[id]
-	if j == nil && (typ == "D" || typ == "A") && p.ended[id] {
+	if j == nil && (typ == "D" || typ == "A") && p.ended(id) {
 		b.skip(skipAfterEnd)
 		return nil
-	}
-	if typ == "Q" {
-		delete(p.ended, id) // a new job of the id (or the log given again)
 	}
 	if j != nil && (j.how != "" || j.startedS >= 0) && typ == "Q" {
 		// The id is used again by a new job, or queued again after it
@@ -157,10 +157,11 @@ func (p *pbsParser) record(line string, num int) error {
 		j = nil
 	}
 	if j == nil {
-		j = &pbsJob{r: newRecord(num), queued: -1, startedS: -1, ended: -1, deleted: -1}
+		j = &pbsJob{r: newRecord(num), queued: -1, startedS: -1, ended: -1, deleted: -1, seq: p.seq}
+		p.seq++
+		id = strings.Clone(id) // (not the line: the job may stay open long)
 		j.r.id, j.r.key = id, id
 		p.jobs[id] = j
-		p.order = append(p.order, id)
 	}
 	kv := pbsAttrs(attrs)
 	switch typ {
@@ -219,10 +220,6 @@ func (p *pbsParser) close(j *pbsJob) error {
 		p.file(j)
 		return nil
 	}
-	if p.ended == nil {
-		p.ended = map[string]bool{}
-	}
-	p.ended[r.id] = true
 	kv := j.attrs
 	if kv == nil {
 		kv = map[string]string{}
@@ -267,6 +264,16 @@ func (p *pbsParser) close(j *pbsJob) error {
 	}
 	p.file(j)
 	return p.err
+}
+
+// ended reports whether the latest job of id, none open, was filed
+// finished: a D or A record then (qdel of a job that just ended) is a
+// record of that job, not a new job without a submit time. The builder's
+// index of the records by id tells it (a Q record opens a new job of the
+// id, whose record is the latest once filed).
+func (p *pbsParser) ended(id string) bool {
+	r := p.b.last(id)
+	return r != nil && !strings.HasPrefix(r.skip, skipUnfinished)
 }
 
 // file adds j's record to the builder and, when kept (not a record
