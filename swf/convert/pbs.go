@@ -25,8 +25,11 @@ import (
 // records make the job cancelled (status 5), before or after its start.
 // Processors are counted from Resource_List.nodes (nodes × ppn),
 // Resource_List.select / ncpus (PBS Pro) and exec_host — never the node
-// count. A job started again (a second S record, after a rerun) is counted
-// in Report.Requeued and written once, with its last start. Result's doc
+// count. An E record without a start (start=0 or none, and no S record:
+// the job's start in a log file not given) takes it from the end less
+// resources_used.walltime, noted. A job started again (a second S record,
+// after a rerun) is counted in Report.Requeued and written once, with its
+// last start. Result's doc
 // says how the SWF fields are filled.
 //
 // E records carry no state, only Exit_status: 0 is status 1, anything
@@ -233,6 +236,19 @@ func (p *pbsParser) close(j *pbsJob) error {
 	r.end = cmp.Or(p.epoch(r, kv, "end"), j.ended)
 	if r.end < 0 && j.deleted >= 0 && r.start >= 0 {
 		r.end = j.deleted
+	}
+	if v := kv["resources_used.walltime"]; v != "" && r.start < 0 && r.end >= 0 {
+		// An E record without a start (start=0 or none, its S record in
+		// a file not given) of a job that ran: the start is its end less
+		// the wall time it used. It was "ended without starting", wait
+		// and run time -1 (and a walltime kill's "killed at its time
+		// limit" beside it).
+		if w, err := parseDuration(v); err != nil {
+			p.bad(r, "resources_used.walltime", v, err)
+		} else if s := r.end - int64(w); checkTime(s) == nil {
+			r.start = s
+			r.note(noteStartWalltime)
+		}
 	}
 	r.started = r.start >= 0
 	if !r.started {

@@ -93,8 +93,9 @@ type Result struct {
 // "no end time"; "no account" and "no QOS" (Options.Accounts); "allocated
 // processors unknown"; "unknown state"; "job id reused"; "heterogeneous
 // job component"; "submit time from EligibleTime"; "no Exit_status";
-// "memory over 1 PiB per processor"; "unreadable FIELD" (the field is -1
-// and the error is in Errors).
+// "start from end - resources_used.walltime" (a PBS E record without a
+// start); "memory over 1 PiB per processor"; "unreadable FIELD" (the
+// field is -1 and the error is in Errors).
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no
 // ReqTRES)", "demand: CPUs not a multiple of the nodes, cores per node
