@@ -187,10 +187,15 @@ func (p *sacctParser) header(line string, num int) error {
 }
 
 // isSacctHeader tells a header line among job lines: it names the State
-// and Submit columns.
+// and Submit columns, and no field of it begins with a digit, as a job
+// line's JobID (and Submit) do: a job named "x|State|Submit" was taken for
+// a header, its columns for the lines after it.
 func isSacctHeader(line string) bool {
 	var state, submit bool
 	for f := range strings.SplitSeq(strings.ToLower(line), "|") {
+		if f != "" && f[0] >= '0' && f[0] <= '9' {
+			return false
+		}
 		state = state || f == "state"
 		submit = submit || f == "submit"
 	}

@@ -40,3 +40,21 @@ func TestSacctDelimiterInTextColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestSacctJobNamedLikeHeader: a job named "x|State|Submit" is a job line,
+// not a header line whose columns would apply to the lines after it
+// (the line of 9 fields was read as a header of 9 columns without JobID,
+// an error that stopped the conversion).
+func TestSacctJobNamedLikeHeader(t *testing.T) {
+	in := "JobID|JobName|State|Submit|Start|End|AllocCPUS\n" +
+		"1|x|State|Submit|COMPLETED|1704067200|1704067201|1704067209|2\n" +
+		"2|y|FAILED|1704067300|1704067301|1704067309|4\n"
+	res, err := Sacct(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 2 || res.Jobs[0].Status != 1 || res.Jobs[1].Status != 0 || res.Jobs[1].AllocProcs != 4 ||
+		strings.Contains(strings.Join(res.Report.Notes, "\n"), "another header line") {
+		t.Errorf("jobs %+v, report %+v", res.Jobs, res.Report)
+	}
+}
