@@ -276,6 +276,8 @@ func FuzzGPUTrace(f *testing.F) {
 	}
 	f.Add([]byte(heliosHeader + "\n1,u,v,1e3,0.5,0,cancelled,2020-07-01 09:00:00+14:00,NaT,None,-1,\n\"x,1\n"))
 	f.Add([]byte(`[{"submitted_time":"2017-10-10 14:00:00","attempts":[{"start_time":null,"end_time":"None"}]},{}]`))
+	f.Add([]byte(`[{"status":"Pass","submitted_time":"1970-01-01 00:00:00","attempts":[]},{"status":"Pass","submitted_time":"2017-10-10 14:00:00",` +
+		`"attempts":[{"start_time":"1989-12-31 23:59:59","end_time":""}]}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := GPUTrace(bytes.NewReader(data), Options{})
 		if err != nil {
