@@ -10,8 +10,9 @@ import (
 // when the header has one text column; with several (JobName and
 // Constraints) which one holds it cannot be told, and the line is
 // malformed, counted with that reason. The extra fields were joined into
-// JobName: the constraint's "amd" became job 2's state ("unknown state")
-// and job 3's "1|2" moved its submit time into ReqCPUS.
+// JobName, the columns after it shifted: job 2's state read "INTEL"
+// ("unknown state"), and job 3 (constraint "1|2") written with its start
+// as its submit and its end as its start (wait 8, run 1, not 1 and 8).
 func TestSacctDelimiterInTextColumns(t *testing.T) {
 	one := "JobID|State|Constraints|Submit|Start|End|AllocCPUS\n" +
 		"1|COMPLETED|intel|amd|1704067200|1704067201|1704067209|2\n"
