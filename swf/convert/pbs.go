@@ -27,10 +27,10 @@ import (
 // Resource_List.select / ncpus (PBS Pro) and exec_host — never the node
 // count. An E record without a start (start=0 or none, and no S record:
 // the job's start in a log file not given) takes it from the end less
-// resources_used.walltime, noted. A job started again (a second S record,
+// resources_used.walltime, noted (not a wall time of 0 without exec_host:
+// no sign that the job ran). A job started again (a second S record,
 // after a rerun) is counted in Report.Requeued and written once, with its
-// last start. Result's doc
-// says how the SWF fields are filled.
+// last start. Result's doc says how the SWF fields are filled.
 //
 // E records carry no state, only Exit_status: 0 is status 1, anything
 // else 0 (-11, Torque's walltime kill, also noted as a timeout); D and A
@@ -242,11 +242,21 @@ func (p *pbsParser) close(j *pbsJob) error {
 		// a file not given) of a job that ran: the start is its end less
 		// the wall time it used. It was "ended without starting", wait
 		// and run time -1 (and a walltime kill's "killed at its time
-		// limit" beside it).
-		if w, err := parseDuration(v); err != nil {
+		// limit" beside it). A wall time of 0 without exec_host is no
+		// sign that the job ran: its start stays unknown (it was made
+		// a job started at its end, its whole stay in the queue a
+		// wait). One so long that the start falls before 1990 is
+		// unreadable, counted (it was dropped without a word). Where
+		// the wall time leaves out a suspension (PBS Pro's does), the
+		// start comes that much late: the suspension counts as wait.
+		switch w, err := parseDuration(v); {
+		case err != nil:
 			p.bad(r, "resources_used.walltime", v, err)
-		} else if s := r.end - int64(w); checkTime(s) == nil {
-			r.start = s
+		case w == 0 && kv["exec_host"] == "":
+		case checkTime(r.end-int64(w)) != nil:
+			p.bad(r, "resources_used.walltime", v, errRange)
+		default:
+			r.start = r.end - int64(w)
 			r.note(noteStartWalltime)
 		}
 	}
