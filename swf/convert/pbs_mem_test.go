@@ -32,7 +32,7 @@ func (e *eofHeap) Read(p []byte) (int, error) {
 // jobs (to tell a D or A record after the E record) and of every job in
 // order of first record were substrings of their lines, a map entry and a
 // slice entry that held each job's whole line to the end of the log: 400
-// jobs of 64 KiB lines held 25 MiB. The builder's index of the records
+// jobs of 64 KiB lines held 29.9 MB. The builder's index of the records
 // tells an ended job, and only the open jobs are kept in order.
 func TestPBSMemoryAfterEnd(t *testing.T) {
 	const n, pad = 400, 64 << 10
