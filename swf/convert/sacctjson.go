@@ -348,8 +348,9 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	}{{"time.submission", j.Time.Submission, &r.submit}, {"time.start", j.Time.Start, &r.start},
 		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
 		// 0 is Slurm's unset time; an absolute one before 1990 is
-		// another unset field (the elapsed time is a duration).
-		early := t.dst != &r.elapsed && t.n.OK() && t.n.V > 0 && t.n.V < minTime
+		// another unset field, a negative one corrupt (it was unknown
+		// without a word); the elapsed time is a duration.
+		early := t.dst != &r.elapsed && t.n.OK() && t.n.V != 0 && t.n.V < minTime
 		switch {
 		case t.n.Big || t.n.OK() && t.n.V > maxTime || early:
 			if err := b.fieldError(&r, t.field, t.n.Text, timeError(t.n)); err != nil {

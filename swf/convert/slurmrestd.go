@@ -144,7 +144,7 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 	}{{"submit_time", j.SubmitTime, &q.Submit}, {"start_time", j.StartTime, &q.Start}, {"end_time", j.EndTime, &q.end},
 		{"suspend_time", j.SuspendTime, &q.suspendTime}, {"last_sched_evaluation", j.LastSchedEval, &q.lastEval}} {
 		switch {
-		case t.n.Big || t.n.OK() && t.n.V > 0 && checkTime(t.n.V) != nil:
+		case t.n.Big || t.n.OK() && t.n.V != 0 && checkTime(t.n.V) != nil: // (0: unset)
 			if err := s.fieldError(&q, t.field, t.n.Text, timeError(t.n)); err != nil {
 				return err
 			}
