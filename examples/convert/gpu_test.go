@@ -65,8 +65,9 @@ func TestGPUOnNodes(t *testing.T) {
 		nodes  swf.Node
 		reject map[sanitize.Reason]int
 	}{
-		// Philly: job 3 has no attempt (no run time).
-		{"gpu-philly.json", "America/Los_Angeles", swf.Node{Name: "m8", Count: 4, Cores: 8, GPUs: 8}, map[sanitize.Reason]int{sanitize.NoRunTime: 1}},
+		// Philly: job 3 has no attempt, job 5 (Pass) no end_time: no
+		// run time.
+		{"gpu-philly.json", "America/Los_Angeles", swf.Node{Name: "m8", Count: 4, Cores: 8, GPUs: 8}, map[sanitize.Reason]int{sanitize.NoRunTime: 2}},
 		// Helios: job 3 is a CPU job (0 processors), sized from its
 		// demand; job 5 was cancelled pending.
 		{"gpu-helios.csv", "Asia/Shanghai", swf.Node{Name: "g8", Count: 4, Cores: 64, Memory: 1 << 19, GPUs: 8},

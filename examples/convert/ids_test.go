@@ -31,7 +31,7 @@ func TestIDsOneLinePerJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if len(lines) != 4 || lines[0] != `1 "app 1\n2 evil\x00x"` || lines[1] != "2 application_1506638472019_20002" {
-		t.Errorf("ids file %q; want 4 lines, the first quoted", lines)
+	if len(lines) != 5 || lines[0] != `1 "app 1\n2 evil\x00x"` || lines[1] != "2 application_1506638472019_20002" {
+		t.Errorf("ids file %q; want 5 lines, the first quoted", lines)
 	}
 }

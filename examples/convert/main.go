@@ -444,7 +444,7 @@ func (e inFile) Error() string { return e.name + ": " + once(e.err.Error()) }
 func (e inFile) Unwrap() error { return e.err }
 
 // once is a message of swf/convert without its "convert: ", which the
-// command's own prefix says ("convert: convert: Now … is before 1970"),
+// command's own prefix says ("convert: convert: Now … is before 1990"),
 // nor the "input: " of its gzip errors (the command decompresses every
 // input itself, standard input too, but a library error may say it), which
 // inFile's name says.

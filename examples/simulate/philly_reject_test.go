@@ -43,7 +43,7 @@ func TestPhillyNoAttemptReason(t *testing.T) {
 	}
 	m := runJSON(t, "-nodes", nodes, log)
 	rej := m["rejected"].(map[string]any)
-	if len(rej) != 1 || rej["no_run_time"] != 1.0 {
-		t.Errorf("-json rejected %v, want no_run_time 1 (the job without attempts)", rej)
+	if len(rej) != 1 || rej["no_run_time"] != 2.0 {
+		t.Errorf("-json rejected %v, want no_run_time 2 (the job without attempts, the Pass job without end_time)", rej)
 	}
 }

@@ -46,6 +46,7 @@ const (
 	noteMemRange      = "memory over 1 PiB per processor"
 	noteNoAccount     = "no account"
 	noteNoQOS         = "no QOS"
+	noteStartWalltime = "start from end - resources_used.walltime"
 )
 
 // record is one job as a parser read it, in absolute times, before the

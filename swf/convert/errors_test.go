@@ -122,7 +122,7 @@ func TestJSONErrors(t *testing.T) {
 	}
 	// A wrongly typed field skips its job, names the line and the field, and
 	// reading goes on.
-	in := "{\"jobs\": [\n{\"job_id\": 1, \"state\": {\"current\": \"COMPLETED\"}, \"time\": {\"submission\": 100}},\n" +
+	in := "{\"jobs\": [\n{\"job_id\": 1, \"state\": {\"current\": \"COMPLETED\"}, \"time\": {\"submission\": 1700000000}},\n" +
 		"{\"job_id\": 2,\n \"time\": {\"limit\": true}},\n{\"job_id\": 3, \"name\": [1]}]}"
 	res, err := SacctJSON(strings.NewReader(in), Options{})
 	if err != nil || res.Report.Skipped[skipMalformed] != 2 || len(res.Jobs) != 1 {
@@ -137,7 +137,7 @@ func TestJSONErrors(t *testing.T) {
 	}
 	// Errors name JSON's kinds, never a Go type (issue 30: a number where
 	// sacct writes an object printed "struct { Status convert.jsonState ...").
-	in = "{\"jobs\": [{\"job_id\": 1, \"state\": \"COMPLETED\", \"time\": {\"submission\": 100}},\n{\"job_id\": 2, \"exit_code\": 5}]}"
+	in = "{\"jobs\": [{\"job_id\": 1, \"state\": \"COMPLETED\", \"time\": {\"submission\": 1700000000}},\n{\"job_id\": 2, \"exit_code\": 5}]}"
 	res, err = SacctJSON(strings.NewReader(in), Options{})
 	if err != nil || len(res.Report.Errors) != 1 {
 		t.Fatalf("%v %+v", err, res)

@@ -90,6 +90,15 @@ func FuzzSacct(f *testing.F) {
 	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|ReqTRES|ReqMem|NNodes|ReqGRES\n" +
 		"1|COMPLETED|1|2|3|4|cpu=4,gres/gpu:=3,gres/gpu=99999999999,node=0,license/x=1|5Gn||gpu:k80\n" +
 		"2|COMPLETED|1|2|3|3|cpu=3,node=2,mem=1,gres/mps=50|||\n"))
+	// (this session's: a '|' in text columns, a job named like a header,
+	// times before 1990, steps, arrays, het jobs, days in Elapsed)
+	f.Add([]byte("JobID|JobIDRaw|JobName|State|Constraints|Submit|Start|End|Elapsed|Timelimit|AllocCPUS\n" +
+		"1|1|a|b|COMPLETED|intel|amd|1970-01-01T01:00:00|3600|1704067209|1-02:03:04|Partition_Limit|0\n" +
+		"2|2|x|State|Submit|CANCELLED by 5|x|1704067200|1704067201|Unknown|00:00:01|UNLIMITED|2\n" +
+		"2.batch|2.batch|batch|COMPLETED||1704067200|1704067201|1704067202|00:00:01||2\n" +
+		"3_[1-5%2]|3|arr|PENDING||1704067200|None|None|00:00:00|1|0\n4_2|9|arr|OUT_OF_ME+||1704067200|1704067201|1704067201|0|1|0\n" +
+		"5+0|5|het|NODE_FAIL||1704067200|1704067201|1704067202|00:00:01|1|1\n"))
+	f.Add([]byte("JobID|JobName|State|Submit\n1|State|Submit|COMPLETED|1704067200\n2|b|COMPLETED|1704067200\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct", data) })
 }
 
@@ -97,12 +106,16 @@ func FuzzSacctJSON(f *testing.F) {
 	seed(f, "testdata/sacct-23.11.json", "testdata/sacct-gpu.json")
 	f.Add([]byte(`{"jobs":[{"job_id":1,"time":{"submission":"5","limit":{"set":true,"infinite":true}},"state":["X"]},{"job_id":1}]}`))
 	f.Add([]byte(`{"jobs":[{"job_id":{"number":"1e30"},"time":{"submission":-5,"start":1e300}},{"job_id":2,"array":{"job_id":1,"task":"x"}}]}`))
+	f.Add([]byte(`{"jobs":[{"job_id":3,"state":{"current":["FAILED"]},"time":{"submission":1704067200,"start":3600,"end":1704067209},` +
+		`"tres":{"allocated":[{"type":"cpu","count":0}]}},{"job_id":4,"time":{"submission":1704067200,"start":1704067201,"end":1704067209},` +
+		`"tres":{"allocated":[{"type":"cpu","count":99999999}]}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct-json", data) })
 }
 
 func FuzzJobcomp(f *testing.F) {
 	seed(f, "testdata/jobcomp.txt", "testdata/slurm-22.05/run1-jobcomp.txt")
 	f.Add([]byte("JobId=1 JobState=COMPLETED SubmitTime=1 StartTime=2 EndTime=1 NodeList=n ProcCnt=-1 Tres=mem=9Q\nJobId=x\n"))
+	f.Add([]byte("JobId=2 Name=a JobState=FAILED JobState=COMPLETED SubmitTime=2024-01-01T00:00:00 StartTime=1970-01-01T00:00:01\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "jobcomp", data) })
 }
 
@@ -113,6 +126,11 @@ func FuzzPBS(f *testing.F) {
 	f.Add([]byte("01/01/2024 00:00:00;E;2.s;ctime=1 start=5 end=9 Resource_List.select=16777216:ncpus=16777216:ngpus=16777216:mem=9pb+" +
 		"16777216:ncpus=16777216 Resource_List.place=pack:excl Resource_List.ngpus=7 Resource_List.mem=1tb Exit_status=0\n" +
 		"01/01/2024 00:00:00;E;3.s;ctime=1 start=5 end=9 Resource_List.nodes=3:ppn=2:gpus=1+h1:ppn=7 Resource_List.procs=2 Resource_List.nodect=x Exit_status=0\n"))
+	f.Add([]byte("01/01/1970 00:00:00;E;4.s;ctime=1711965600 start=0 end=1711965660 Exit_status=0\n" +
+		"04/01/2024 10:00:00;E;5.s;ctime=1711965600 qtime=0 etime=0 start=0 end=1711966200 Exit_status=-11 exec_host=n1/0*8+n2/0*8 " +
+		"Resource_List.select=2:ncpus=8:ngpus=1 resources_used.walltime=00:10:00\n04/01/2024 10:00:01;D;5.s;\n" +
+		"04/01/2024 10:00:02;A;5.s;\n04/01/2024 10:00:03;Q;5.s;queue=q\n04/01/2024 10:00:04;R;5.s;\n" +
+		"04/01/2024 10:00:05;E;6.s;end=1711966200 resources_used.walltime=99999:00:00 Exit_status=0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "pbs", data) })
 }
 

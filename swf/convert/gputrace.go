@@ -63,8 +63,8 @@ import (
 //	CANCELLED, Killed               5; wait and run time -1 when it never started
 //	                                (no start time, or CANCELLED with start = end)
 //	RUNNING, PENDING, SUSPENDED...  skipped: not finished at dump (Philly: no
-//	                                end_time on the last attempt, unless Failed
-//	                                or Killed: run time -1, "no end time")
+//	                                end_time on the last attempt, unless Pass,
+//	                                Failed or Killed: run time -1, "no end time")
 //	others                          -1, "unknown state"
 //
 // The Report accounts for every row (Philly: every job object): Records =
@@ -427,7 +427,8 @@ func (g *gpuReader) add(j *gpuJob, num int) error {
 
 // parseGPUTime reads "2006-01-02 15:04:05" in loc, or with its offset
 // ("+08:00"), seconds possibly with a fraction (as a data-frame export
-// writes them; truncated); "", "None", "NaT" and "nan" are unknown (-1).
+// writes them; truncated); "", "None", "NaT" and "nan" are unknown (-1),
+// a time before 1990 unreadable (errEarly).
 func parseGPUTime(s string, loc *time.Location) (int64, error) {
 	switch s {
 	case "", "None", "NaT", "nan", "null":
@@ -443,14 +444,11 @@ func parseGPUTime(s string, loc *time.Location) (int64, error) {
 	if err != nil {
 		return 0, errGPUTime
 	}
-	switch u := t.Unix(); {
-	case u > maxTime:
-		return 0, errFuture
-	case u <= 0:
-		return 0, errRange
-	default:
-		return u, nil
+	u := t.Unix()
+	if err := checkTime(u); err != nil {
+		return 0, err
 	}
+	return u, nil
 }
 
 var errGPUTime = errors.New(`not a time ("2006-01-02 15:04:05", optionally with "+08:00")`)

@@ -106,10 +106,12 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 		return nil
 	}
 	if n := len(pj.Attempts); n > 0 {
-		// A job Failed or Killed without an end_time ended at a time
-		// unknown: written, its run time -1 ("no end time"). Any other
-		// status without one (Running, Queued) was not finished at dump.
-		if e := pj.Attempts[n-1].End; (e == "" || e == "None") && pj.Status != "Failed" && pj.Status != "Killed" {
+		// A job Pass, Failed or Killed without an end_time ended (its
+		// status says so) at a time unknown: written, its run time -1
+		// ("no end time"). Any other status without one (Running,
+		// Queued) was not finished at dump. A Pass job was skipped so.
+		_, ended := phillyStates[pj.Status]
+		if e := pj.Attempts[n-1].End; (e == "" || e == "None") && !ended {
 			b.skip(skipUnfinished + " (no end_time on the last attempt)")
 			return nil
 		}

@@ -87,7 +87,8 @@ func TestGPUTraceFixtures(t *testing.T) {
 			{"application_1506638472019_20002", 540, 1800, 16, 0, 2, 0, 8000, 0},
 			{"application_1506638472019_20003", -1, -1, -1, 5, -1, -1, -1, -1}, // no attempt: no demand
 			{"application_1506638472019_20004", 10, 3600, 1, 5, 1, 0, 1000, 0},
-		}, map[string]int{"not finished at dump (no end_time on the last attempt)": 1}},
+			{"application_1506638472019_20005", 60, -1, 2, 1, 1, 0, 2000, 0}, // Pass without end_time: "no end time"
+		}, nil},
 	} {
 		res := gpuFile(t, c.file, Options{})
 		rep := res.Report
@@ -275,6 +276,8 @@ func FuzzGPUTrace(f *testing.F) {
 	}
 	f.Add([]byte(heliosHeader + "\n1,u,v,1e3,0.5,0,cancelled,2020-07-01 09:00:00+14:00,NaT,None,-1,\n\"x,1\n"))
 	f.Add([]byte(`[{"submitted_time":"2017-10-10 14:00:00","attempts":[{"start_time":null,"end_time":"None"}]},{}]`))
+	f.Add([]byte(`[{"status":"Pass","submitted_time":"1970-01-01 00:00:00","attempts":[]},{"status":"Pass","submitted_time":"2017-10-10 14:00:00",` +
+		`"attempts":[{"start_time":"1989-12-31 23:59:59","end_time":""}]}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := GPUTrace(bytes.NewReader(data), Options{})
 		if err != nil {
@@ -400,7 +403,8 @@ func TestGPUTraceOrder(t *testing.T) {
 	if !slices.Equal(exes, []int64{1, 2, 1}) || res.Jobs[0].Queue != -1 {
 		t.Errorf("executables %v, queue %d", exes, res.Jobs[0].Queue)
 	}
-	philly := `[{"status":"Pass","jobid":"x","submitted_time":"2017-10-10 14:00:00","attempts":[` +
+	// (Running: a Pass job without an end_time ended, TestPhillyEndedWithoutEndTime)
+	philly := `[{"status":"Running","jobid":"x","submitted_time":"2017-10-10 14:00:00","attempts":[` +
 		`{"start_time":"2017-10-10 14:00:01","end_time":"2017-10-10 14:00:02","detail":[]},{"start_time":"2017-10-10 14:00:03","end_time":"None","detail":[]}]}]`
 	if res, err = GPUTrace(strings.NewReader(philly), Options{}); err != nil || len(res.Jobs) != 0 ||
 		res.Report.Skipped[skipUnfinished+" (no end_time on the last attempt)"] != 1 {

@@ -129,7 +129,7 @@ func TestSacctCutStates(t *testing.T) {
 			t.Errorf("baseState(%q) = %q, want %q", in, got, want)
 		}
 	}
-	res, err := Sacct(strings.NewReader("JobID|State|Submit|Start|End|AllocCPUS\n1|OUT_OF_ME+|5|6|9|1\n2||5|6|9|1\n"), Options{})
+	res, err := Sacct(strings.NewReader("JobID|State|Submit|Start|End|AllocCPUS\n1|OUT_OF_ME+|1704067205|1704067206|1704067209|1\n2||1704067205|1704067206|1704067209|1\n"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

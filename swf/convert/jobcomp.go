@@ -35,7 +35,9 @@ var jobcompKeys = map[string]bool{
 // allocated one (Slurm allocates the memory asked for). A job requeued
 // has a line per attempt; the last one is the job. The status and
 // requeues are read as Sacct's doc says, the fields as Result's says. The
-// demand (Result's doc) comes from Tres (the allocation) and NodeCnt.
+// demand (Result's doc) comes from Tres (the allocation) and NodeCnt. A
+// line with a key twice (a job name "sweep JobState=COMPLETED") is
+// malformed: which is the field cannot be told.
 func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {
@@ -53,30 +55,38 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 }
 
 // splitKeyValues splits "K=v K2=v two" into keys and values by the known
-// keys; it returns false when the line does not start with a known key.
-func splitKeyValues(line string, known map[string]bool) (map[string]string, bool) {
-	kv := map[string]string{}
+// keys; it returns false when the line does not start with a known key,
+// and the key when one appears twice: a value (a job name "sweep
+// JobState=COMPLETED", a path) holding " KEY=" cannot be told from the
+// field. The first was taken and the field appended to the value before
+// it, a job FAILED written COMPLETED.
+func splitKeyValues(line string, known map[string]bool) (kv map[string]string, ok bool, twice string) {
+	kv = map[string]string{}
 	last := ""
 	for _, tok := range strings.Fields(line) {
 		k, v, ok := strings.Cut(tok, "=")
 		if ok && known[k] {
-			if _, dup := kv[k]; !dup {
-				kv[k], last = v, k
-				continue
+			if _, dup := kv[k]; dup {
+				return kv, true, k
 			}
+			kv[k], last = v, k
+			continue
 		}
 		if last == "" {
-			return nil, false
+			return nil, false, ""
 		}
 		kv[last] += " " + tok
 	}
-	return kv, true
+	return kv, true, ""
 }
 
 func jobcompRecord(b *builder, line string, num int) error {
-	kv, ok := splitKeyValues(line, jobcompKeys)
+	kv, ok, twice := splitKeyValues(line, jobcompKeys)
 	if !ok || kv["JobId"] == "" {
 		return b.malformed(num, "JobId", line, errors.New("not a jobcomp line (want JobId=... UserId=...)"))
+	}
+	if twice != "" {
+		return b.malformed(num, twice, line, errors.New(twice+" twice: a value (a job name, a path) holding \" "+twice+"=\" cannot be told from the field"))
 	}
 	key := kv["JobId"]
 	if _, err := parseCount(key); err != nil {

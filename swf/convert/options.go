@@ -80,8 +80,8 @@ func (o *Options) Validate() error {
 			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds", clip(p), s))
 		}
 	}
-	if !o.Now.IsZero() && (o.Now.Unix() <= 0 || o.Now.Unix() > maxTime) {
-		errs = append(errs, fmt.Errorf("convert: Now %v is before 1970 or after 2200", o.Now))
+	if !o.Now.IsZero() && checkTime(o.Now.Unix()) != nil {
+		errs = append(errs, fmt.Errorf("convert: Now %v is before 1990 or after 2200", o.Now))
 	}
 	return errors.Join(errs...)
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,9 +25,12 @@ import (
 // records make the job cancelled (status 5), before or after its start.
 // Processors are counted from Resource_List.nodes (nodes × ppn),
 // Resource_List.select / ncpus (PBS Pro) and exec_host — never the node
-// count. A job started again (a second S record, after a rerun) is counted
-// in Report.Requeued and written once, with its last start. Result's doc
-// says how the SWF fields are filled.
+// count. An E record without a start (start=0 or none, and no S record:
+// the job's start in a log file not given) takes it from the end less
+// resources_used.walltime, noted (not a wall time of 0 without exec_host:
+// no sign that the job ran). A job started again (a second S record,
+// after a rerun) is counted in Report.Requeued and written once, with its
+// last start. Result's doc says how the SWF fields are filled.
 //
 // E records carry no state, only Exit_status: 0 is status 1, anything
 // else 0 (-11, Torque's walltime kill, also noted as a timeout); D and A
@@ -58,11 +63,11 @@ func PBS(r io.Reader, opt Options) (_ *Result, err error) {
 	if err := b.empty(); err != nil {
 		return nil, err
 	}
-	for _, id := range p.order {
-		if j := p.jobs[id]; j != nil {
-			if err := p.close(j); err != nil {
-				return nil, err
-			}
+	// The jobs still open, in order of their first record.
+	open := slices.SortedFunc(maps.Values(p.jobs), func(x, y *pbsJob) int { return cmp.Compare(x.seq, y.seq) })
+	for _, j := range open {
+		if err := p.close(j); err != nil {
+			return nil, err
 		}
 	}
 	return b.finish()
@@ -78,21 +83,22 @@ type pbsJob struct {
 	deleted  int64             // D or A record time, -1 none
 	how      string            // the record type that ended it
 	reruns   int               // S records after the first: counted when the job is filed
+	seq      int               // order of its first record, for a stable finish
 }
 
+// pbsParser keeps the open jobs only: a job filed is the builder's
+// record, and nothing of its lines stays (the ids of the jobs in order of
+// first record and of those ended were substrings of their lines, kept to
+// the end of the log: 400 jobs of 64 KiB lines held 30 MB).
 type pbsParser struct {
-	b     *builder
-	jobs  map[string]*pbsJob
-	order []string // ids in order of first record, for a stable finish
-	err   error    // the first field error in strict mode
+	b    *builder
+	jobs map[string]*pbsJob // the open jobs, by id (a copy, not the line's)
+	seq  int                // jobs opened
+	err  error              // the first field error in strict mode
 	// counted holds the reruns counted for an unfinished job's record
 	// (its index in the builder's), which a later record of the job (the
 	// log given again) supersedes and counts again.
 	counted map[int]int
-	// ended holds the ids of the jobs filed as finished: a D or A record
-	// after the E record (qdel of a job that just ended) is a record of
-	// that job, not a new job without a submit time.
-	ended map[string]bool
 }
 
 // bad notes an unreadable field of r; in strict mode the first error is
@@ -113,8 +119,8 @@ func (p *pbsParser) record(line string, num int) error {
 	if err != nil {
 		return b.malformed(num, "timestamp", parts[0], errors.New("not a MM/DD/YYYY HH:MM:SS time"))
 	}
-	if u := when.Unix(); u <= 0 || u > maxTime {
-		return b.malformed(num, "timestamp", parts[0], errFuture)
+	if err := checkTime(when.Unix()); err != nil {
+		return b.malformed(num, "timestamp", parts[0], err)
 	}
 	typ, id := parts[1], strings.TrimSpace(parts[2])
 	attrs := ""
@@ -139,12 +145,9 @@ func (p *pbsParser) record(line string, num int) error {
 	}
 	t := when.Unix()
 	j := p.jobs[id]
-	if j == nil && (typ == "D" || typ == "A") && p.ended[id] {
+	if j == nil && (typ == "D" || typ == "A") && p.ended(id) {
 		b.skip(skipAfterEnd)
 		return nil
-	}
-	if typ == "Q" {
-		delete(p.ended, id) // a new job of the id (or the log given again)
 	}
 	if j != nil && (j.how != "" || j.startedS >= 0) && typ == "Q" {
 		// The id is used again by a new job, or queued again after it
@@ -157,10 +160,11 @@ func (p *pbsParser) record(line string, num int) error {
 		j = nil
 	}
 	if j == nil {
-		j = &pbsJob{r: newRecord(num), queued: -1, startedS: -1, ended: -1, deleted: -1}
+		j = &pbsJob{r: newRecord(num), queued: -1, startedS: -1, ended: -1, deleted: -1, seq: p.seq}
+		p.seq++
+		id = strings.Clone(id) // (not the line: the job may stay open long)
 		j.r.id, j.r.key = id, id
 		p.jobs[id] = j
-		p.order = append(p.order, id)
 	}
 	kv := pbsAttrs(attrs)
 	switch typ {
@@ -212,17 +216,13 @@ func (p *pbsParser) close(j *pbsJob) error {
 		// was -1, and that record "job id reused".
 		r.submit = j.queued
 		for _, k := range []string{"qtime", "ctime"} {
-			if n, err := parseCount(j.attrs[k]); err == nil && n > 0 && n <= maxTime {
+			if n, err := parseCount(j.attrs[k]); err == nil && checkTime(n) == nil {
 				r.submit = n
 			}
 		}
 		p.file(j)
 		return nil
 	}
-	if p.ended == nil {
-		p.ended = map[string]bool{}
-	}
-	p.ended[r.id] = true
 	kv := j.attrs
 	if kv == nil {
 		kv = map[string]string{}
@@ -236,6 +236,29 @@ func (p *pbsParser) close(j *pbsJob) error {
 	r.end = cmp.Or(p.epoch(r, kv, "end"), j.ended)
 	if r.end < 0 && j.deleted >= 0 && r.start >= 0 {
 		r.end = j.deleted
+	}
+	if v := kv["resources_used.walltime"]; v != "" && r.start < 0 && r.end >= 0 {
+		// An E record without a start (start=0 or none, its S record in
+		// a file not given) of a job that ran: the start is its end less
+		// the wall time it used. It was "ended without starting", wait
+		// and run time -1 (and a walltime kill's "killed at its time
+		// limit" beside it). A wall time of 0 without exec_host is no
+		// sign that the job ran: its start stays unknown (it was made
+		// a job started at its end, its whole stay in the queue a
+		// wait). One so long that the start falls before 1990 is
+		// unreadable, counted (it was dropped without a word). Where
+		// the wall time leaves out a suspension (PBS Pro's does), the
+		// start comes that much late: the suspension counts as wait.
+		switch w, err := parseDuration(v); {
+		case err != nil:
+			p.bad(r, "resources_used.walltime", v, err)
+		case w == 0 && kv["exec_host"] == "":
+		case checkTime(r.end-int64(w)) != nil:
+			p.bad(r, "resources_used.walltime", v, errRange)
+		default:
+			r.start = r.end - int64(w)
+			r.note(noteStartWalltime)
+		}
 	}
 	r.started = r.start >= 0
 	if !r.started {
@@ -269,6 +292,16 @@ func (p *pbsParser) close(j *pbsJob) error {
 	return p.err
 }
 
+// ended reports whether the latest job of id, none open, was filed
+// finished: a D or A record then (qdel of a job that just ended) is a
+// record of that job, not a new job without a submit time. The builder's
+// index of the records by id tells it (a Q record opens a new job of the
+// id, whose record is the latest once filed).
+func (p *pbsParser) ended(id string) bool {
+	r := p.b.last(id)
+	return r != nil && !strings.HasPrefix(r.skip, skipUnfinished)
+}
+
 // file adds j's record to the builder and, when kept (not a record
 // listed again: the log given twice), counts its reruns in
 // Report.Requeued, less those counted for its unfinished record that it
@@ -293,15 +326,19 @@ func (p *pbsParser) file(j *pbsJob) {
 	b.rep.Requeued += n
 }
 
-// epoch reads an epoch-seconds attribute. An absent or unreadable one is
-// 0, so that cmp.Or passes over it to the next source of the time.
+// epoch reads an epoch-seconds attribute. An absent, zero or unreadable
+// one (before 1990 too: an unset field) is 0, so that cmp.Or passes over
+// it to the next source of the time.
 func (p *pbsParser) epoch(r *record, kv map[string]string, key string) int64 {
 	v, ok := kv[key]
 	if !ok || v == "" || v == "0" {
 		return 0
 	}
 	n, err := parseCount(v)
-	if err == nil && n > maxTime || err == errRange && v[0] != '-' {
+	switch {
+	case err == nil:
+		err = checkTime(n)
+	case err == errRange && v[0] != '-':
 		err = errFuture // (a negative time, "-1" say, is out of range, not in the future)
 	}
 	if err != nil {

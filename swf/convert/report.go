@@ -93,8 +93,9 @@ type Result struct {
 // "no end time"; "no account" and "no QOS" (Options.Accounts); "allocated
 // processors unknown"; "unknown state"; "job id reused"; "heterogeneous
 // job component"; "submit time from EligibleTime"; "no Exit_status";
-// "memory over 1 PiB per processor"; "unreadable FIELD" (the field is -1
-// and the error is in Errors).
+// "start from end - resources_used.walltime" (a PBS E record without a
+// start); "memory over 1 PiB per processor"; "unreadable FIELD" (the
+// field is -1 and the error is in Errors).
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no
 // ReqTRES)", "demand: CPUs not a multiple of the nodes, cores per node
@@ -109,9 +110,15 @@ type Result struct {
 // field)", "demand: not kept (an amount out of range)".
 //
 // Unreadable, never taken as it is nor wrapped around, is also a value
-// past the plausible: a time after the year 2200 (sacct's year 9999), more
-// than 2^24 processors or nodes in one job (a PBS exec_host range of
-// 10^9), a duration longer than 230 years.
+// past the plausible: a time after the year 2200 (sacct's year 9999), an
+// absolute time before 1990 (an unset or zeroed field printed as a date,
+// 1970-01-01 or hours off it; 0 and "Unknown" are unknown without an
+// error), more than 2^24 processors or nodes in one job (a PBS exec_host
+// range of 10^9), a duration longer than 230 years. Such a time is -1
+// where the SWF allows it; a job without its submit time is skipped as
+// "no submit time", a PBS line whose own time stamp is one as a
+// "malformed record". Alibaba's times, on the trace's own clock from 0,
+// are not absolute.
 //
 // A snapshot (QueueSnapshot) adds the anomalies "CPUs unknown",
 // "suspended", "running without a start time", "start after the snapshot

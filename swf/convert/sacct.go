@@ -42,7 +42,10 @@ var sacctColumns = []struct{ name, feeds string }{
 //	sacct --allusers --duplicates --parsable2 --starttime ... --endtime ... --format <SacctFormat>
 //
 // (plain or gzip). The header line is required (no --noheader): it names
-// the columns, whose order may vary. Job steps (123.batch, 123.0,
+// the columns, whose order may vary. A '|' inside a text column (JobName,
+// Constraints "intel|amd", WorkDir, Comment, ...) is put back when the
+// header has one such column; with several the line is malformed (which
+// one holds it cannot be told). Job steps (123.batch, 123.0,
 // 123.extern) are not jobs: they are counted in Report.Steps and give
 // their job its used memory (and its CPU time when the job line has
 // none). Result's doc says how the SWF fields are filled.
@@ -133,7 +136,14 @@ type sacctParser struct {
 	orphans  int            // steps whose job line was not seen
 	headers  int            // header lines read
 	dup      string         // key of the last job line, when it repeated a record filed
+	text     []int          // the columns of free text, which may hold the delimiter
 }
+
+// textColumns are sacct's columns of free text, in which a user may write
+// the delimiter '|' (a job name, a --constraint "intel|amd", a comment, a
+// path). Split gives a line with one in more fields than the header has.
+var textColumns = []string{"jobname", "constraints", "comment", "admincomment", "systemcomment", "workdir",
+	"submitline", "stdout", "stderr", "stdin", "wckey", "container", "extra"}
 
 func (p *sacctParser) header(line string, num int) error {
 	if !strings.Contains(line, "|") {
@@ -142,9 +152,14 @@ func (p *sacctParser) header(line string, num int) error {
 	}
 	p.trailing = strings.HasSuffix(line, "|")
 	names := strings.Split(strings.TrimSuffix(line, "|"), "|")
-	p.col, p.n = map[string]int{}, len(names)
+	p.col, p.n, p.text = map[string]int{}, len(names), nil
 	for i, name := range names {
 		p.col[strings.ToLower(strings.TrimSpace(name))] = i
+	}
+	for _, c := range textColumns {
+		if i, ok := p.col[c]; ok {
+			p.text = append(p.text, i)
+		}
 	}
 	if !p.has("jobid") && !p.has("jobidraw") || !p.has("state") || !p.has("submit") {
 		return &ParseError{Format: "sacct", Line: num, Value: clip(line),
@@ -172,10 +187,15 @@ func (p *sacctParser) header(line string, num int) error {
 }
 
 // isSacctHeader tells a header line among job lines: it names the State
-// and Submit columns.
+// and Submit columns, and no field of it begins with a digit, as a job
+// line's JobID (and Submit) do: a job named "x|State|Submit" was taken for
+// a header, its columns for the lines after it.
 func isSacctHeader(line string) bool {
 	var state, submit bool
 	for f := range strings.SplitSeq(strings.ToLower(line), "|") {
+		if f != "" && f[0] >= '0' && f[0] <= '9' {
+			return false
+		}
 		state = state || f == "state"
 		submit = submit || f == "submit"
 	}
@@ -184,18 +204,23 @@ func isSacctHeader(line string) bool {
 
 func (p *sacctParser) has(name string) bool { _, ok := p.col[strings.ToLower(name)]; return ok }
 
-// split cuts a line into the header's columns. A JobName containing the
-// delimiter makes extra fields; they are joined back.
+// split cuts a line into the header's columns. A text column containing
+// the delimiter makes extra fields; they are joined back when the header
+// has one text column (JobName, say), and the line is malformed when it
+// has several (JobName and Constraints): which one holds the delimiter
+// cannot be told. The extra fields went to JobName, shifting the columns
+// after it, a constraint "intel|amd" making the state "amd" or worse, a
+// number read from another column.
 func (p *sacctParser) split(line string) ([]string, bool) {
 	if p.trailing {
 		line = strings.TrimSuffix(line, "|")
 	}
 	f := strings.Split(line, "|")
 	if extra := len(f) - p.n; extra > 0 {
-		jn, ok := p.col["jobname"]
-		if !ok {
+		if len(p.text) != 1 {
 			return nil, false
 		}
+		jn := p.text[0]
 		name := strings.Join(f[jn:jn+extra+1], "|")
 		f = append(append(f[:jn:jn], name), f[jn+extra+1:]...)
 	}
@@ -206,7 +231,11 @@ func (p *sacctParser) record(line string, num int) error {
 	b := p.b
 	f, ok := p.split(line)
 	if !ok {
-		return b.malformed(num, "", line, fmt.Errorf("%d fields, the header has %d", strings.Count(line, "|")+1, p.n))
+		err := fmt.Errorf("%d fields, the header has %d", strings.Count(line, "|")+1, p.n)
+		if len(p.text) > 1 && strings.Count(line, "|")+1 > p.n {
+			err = fmt.Errorf("%w: a '|' in one of its %d text columns, which cannot be told", err, len(p.text))
+		}
+		return b.malformed(num, "", line, err)
 	}
 	get := func(name string) string {
 		if i, ok := p.col[name]; ok {

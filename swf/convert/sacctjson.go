@@ -347,8 +347,12 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		dst   *int64
 	}{{"time.submission", j.Time.Submission, &r.submit}, {"time.start", j.Time.Start, &r.start},
 		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
+		// 0 is Slurm's unset time; an absolute one before 1990 is
+		// another unset field, a negative one corrupt (it was unknown
+		// without a word); the elapsed time is a duration.
+		early := t.dst != &r.elapsed && t.n.OK() && t.n.V != 0 && t.n.V < minTime
 		switch {
-		case t.n.Big || t.n.OK() && t.n.V > maxTime:
+		case t.n.Big || t.n.OK() && t.n.V > maxTime || early:
 			if err := b.fieldError(&r, t.field, t.n.Text, timeError(t.n)); err != nil {
 				return err
 			}
@@ -379,6 +383,9 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	}{{"tres.allocated", tresNum(j.TRES.Allocated, "cpu"), &r.alloc}, {"required.CPUs", j.Required.CPUs, &r.req}} {
 		switch {
 		case c.n.Big || c.n.OK() && c.n.V > maxProcs:
+			if c.dst == &r.alloc {
+				r.allocUnread = true
+			}
 			if err := b.fieldError(&r, c.field, c.n.Text, errProcs); err != nil {
 				return err
 			}
@@ -386,6 +393,13 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 			*c.dst = c.n.V
 		}
 	}
+	// No cpu count in tres.allocated (none, null or 0) is no count
+	// either, as Sacct's AllocCPUS 0 without cpu= in AllocTRES, unless
+	// the start equals the end (Slurm's mark of a job ended while
+	// pending): a job that ran from its start to a later end started on
+	// processors unknown. It was "ended without starting", its wait and
+	// run time -1.
+	r.allocUnread = r.allocUnread || r.alloc < 0 && r.start != r.end
 	if cpu := seconds(j.Time.Total.Seconds, j.Time.Total.Microseconds); cpu > 0 {
 		r.cpu = cpu
 	}
@@ -442,12 +456,15 @@ func seconds(s, us jsonNum) float64 {
 // the live feed, qbets/karnak/slurmfeed).
 type jsonNum = slurmjson.Num
 
-// timeError is why a time stamp too large to take is unreadable: a
+// timeError is why a time stamp past the plausible is unreadable: a
 // negative one (a corrupt -9223372036854775808) is out of range, not
-// "after the year 2200".
+// "after the year 2200"; one before 1990 is an unset field (errEarly).
 func timeError(n jsonNum) error {
-	if strings.HasPrefix(n.Text, "-") {
+	switch {
+	case strings.HasPrefix(n.Text, "-"):
 		return errRange
+	case !n.Big && n.V < minTime:
+		return errEarly
 	}
 	return errFuture
 }

@@ -84,7 +84,7 @@ func (s *snapBuilder) readJSON(in io.Reader) error {
 			}
 		case "last_update":
 			var n jsonNum
-			if json.Unmarshal(v, &n) == nil && n.OK() && n.V > 0 && n.V <= maxTime {
+			if json.Unmarshal(v, &n) == nil && n.OK() && n.V > 0 && checkTime(n.V) == nil {
 				s.lastUpdate = n.V
 			}
 		}
@@ -144,7 +144,7 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 	}{{"submit_time", j.SubmitTime, &q.Submit}, {"start_time", j.StartTime, &q.Start}, {"end_time", j.EndTime, &q.end},
 		{"suspend_time", j.SuspendTime, &q.suspendTime}, {"last_sched_evaluation", j.LastSchedEval, &q.lastEval}} {
 		switch {
-		case t.n.Big || t.n.OK() && t.n.V > maxTime:
+		case t.n.Big || t.n.OK() && t.n.V != 0 && checkTime(t.n.V) != nil: // (0: unset)
 			if err := s.fieldError(&q, t.field, t.n.Text, timeError(t.n)); err != nil {
 				return err
 			}

@@ -18,6 +18,7 @@ var (
 	errTime     = errors.New("not a time (YYYY-MM-DDTHH:MM:SS with an optional offset, epoch seconds, Unknown or None)")
 	errRange    = errors.New("value out of range")
 	errFuture   = errors.New("a time after the year 2200")
+	errEarly    = errors.New("a time before 1990 (an unset or zeroed field; no batch log is older)")
 	errProcs    = errors.New("more than 16777216 processors (no machine has as many)")
 )
 
@@ -34,6 +35,12 @@ const (
 	// maxTime is 2200-01-01T00:00:00Z: a later time stamp (sacct's year
 	// 9999, say) is corrupt, and no duration is longer.
 	maxTime = 7258118400
+	// minTime is 1990-01-01T00:00:00Z: an earlier absolute time stamp is
+	// no time a batch log holds but an unset or zeroed field printed as
+	// a date (1970-01-01, or a few hours off it in another time zone, or
+	// epoch seconds 1): it was taken as a real time, a job submitted in
+	// 1970 stretching the log over 54 years.
+	minTime = 631152000
 	// maxProcs bounds the processors (and nodes) of one job: 2^24, more
 	// than the largest machine has cores.
 	maxProcs = 1 << 24
@@ -155,11 +162,25 @@ func parseSize(s string, bare float64) (float64, error) {
 	return v, nil
 }
 
+// checkTime says whether epoch seconds u are a plausible absolute time:
+// errRange below 0, errEarly before minTime, errFuture after maxTime.
+func checkTime(u int64) error {
+	switch {
+	case u < 0:
+		return errRange
+	case u < minTime:
+		return errEarly
+	case u > maxTime:
+		return errFuture
+	}
+	return nil
+}
+
 // parseTime reads a Slurm timestamp: the default "2006-01-02T15:04:05" in
 // loc, the same with its own offset or Z (SLURM_TIME_FORMAT="%FT%T%z":
 // "2024-03-01T08:00:00+0100", "+01:00"), which loc does not change, or
 // epoch seconds (SLURM_TIME_FORMAT=%s). "Unknown", "None", "N/A", "" and
-// 0 mean unknown (-1).
+// 0 mean unknown (-1); another time before 1990 is unreadable (errEarly).
 func parseTime(s string, loc *time.Location) (int64, error) {
 	switch s {
 	case "", "Unknown", "None", "N/A", "0", "(null)":
@@ -172,6 +193,9 @@ func parseTime(s string, loc *time.Location) (int64, error) {
 			return 0, errFuture
 		case err != nil:
 			return 0, errTime
+		}
+		if err := checkTime(n); err != nil {
+			return 0, err
 		}
 		return n, nil
 	}
@@ -187,11 +211,8 @@ func parseTime(s string, loc *time.Location) (int64, error) {
 		return 0, errTime
 	}
 	u := t.Unix()
-	switch {
-	case u > maxTime:
-		return 0, errFuture
-	case u <= 0:
-		return 0, errRange
+	if err := checkTime(u); err != nil {
+		return 0, err
 	}
 	return u, nil
 }
