@@ -109,7 +109,7 @@ func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why
 		}
 		out = append(out,
 			ev{Event{Kind: "submit", System: system, Job: j.ID, Time: sub, Queue: q, Cores: j.Size(), GPUs: gpus, WallTime: req,
-				User: fmt.Sprint("u", j.User), Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable)}, 1, int32(i)},
+				User: known("u", j.User), Project: known("g", j.Group), Name: known("x", j.Executable)}, 1, int32(i)},
 			ev{Event{Kind: "start", System: system, Job: j.ID, Time: start}, 2, int32(i)},
 			ev{Event{Kind: "end", System: system, Job: j.ID, Time: start + j.RunTime}, endOrder, int32(i)})
 	}
@@ -356,4 +356,16 @@ func reasons(why map[string]int) string {
 		return "0 unusable"
 	}
 	return fmt.Sprintf("%d unusable: %s", total, strings.Join(parts, ", "))
+}
+
+// known is the name of an SWF categorical field's value v (prefix and
+// number), "" when SWF writes it as missing (−1): an event without a
+// user, project or name, which IBL reads as no such feature and the
+// forecast's run times as no user's. As "u-1" every user-less job of a
+// trace was one user.
+func known(prefix string, v int64) string {
+	if v < 0 {
+		return ""
+	}
+	return fmt.Sprint(prefix, v)
 }
