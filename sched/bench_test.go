@@ -669,6 +669,101 @@ import (
 // 3× needs at least two of the ideas at once at almost no cost, which
 // nothing counted here offers.
 //
+// Then (2026-12-02, 07:46–08:30 UTC, helper h-cons6-s31; no cut kept;
+// the overloaded log of BenchmarkOverloaded, callgrind of the sched test
+// binary, -test.bench 'Overloaded/Conservative/10000$' -test.benchtime
+// 1x, GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off, at
+// 5c06bd89): conservative on 10,000 jobs 3,351.5 M instructions, of
+// which fitBefore 2,401 M (its walk of the steps of fewer than n 888 M,
+// of those of n or more 313 M). SDSC-BLUE (examples/simulate on the gzip
+// file, whole process, same settings, --dump-instr=no): conservative
+// 4,599.7 M, EASY 1,399.5 M (3.29×). Issue 34's lever, an index over the
+// profile, counted first (counters on a scratch copy of fitBefore, not
+// kept): per scan, at 2,500 / 5,000 / 10,000 / 20,000 jobs (111,838 /
+// 702,585 / 2,592,044 / 10,932,372 scans), the runs of steps of fewer
+// than n walked 1.5 / 3.8 / 5.9 / 11.8 (6.6 / 16.1 / 28.9 / 50.3 steps,
+// of them in runs of 64 or more 0.1 / 2.0 / 7.5 / 15.3), the runs of n or
+// more 1.1 / 3.4 / 5.4 / 11.2 (2.4 / 6.9 / 12.2 / 21.7 steps). A scan's
+// cost grows with the queue in the number of runs, about 5 steps each,
+// not in their length; an index of the free counts passes the steps of
+// a run, not the runs. Built and measured (10,000 jobs, schedules
+// unchanged: TestOverloadedHashes, TestRunHashes):
+//
+//	Blocks of the profile cut by time (16 points when built, at the
+//	pass's start when the profile has 128 points or more), the fewest
+//	and most free in each, kept by each move (a block a change covers
+//	whole moves by its n, the two at its ends read again), fitBefore
+//	passing whole blocks of fewer than n (or of n or more): 5,231 M;
+//	walking 32 steps before it reads the blocks: 4,531 M (the upkeep
+//	440 M: reading blocks again 285 M, the moves' updates 155 M, the
+//	builds 30 M; 500,629 skips of 476 instructions each; the walks no
+//	cheaper, 954 M). At 20,000 jobs 28,345 M, against 20,757 M for
+//	the base (the figure of the session before; its 10,000-job figure,
+//	3,352 M, is this one's): fitBefore 20,282 M, the skips 1,937 M,
+//	the upkeep 2,110 M.
+//	The pass's slots given back as a set of disjoint spans instead of
+//	their hull, each stretch of starts that one can have opened
+//	scanned apart (the same first fit): 6,282 M. The stretches merge
+//	into 1.7 a scan and the steps walked are no fewer (fitBefore
+//	2,527 M): the gains cover their hull.
+//	fitBefore reading every window from its end back, as it reads its
+//	first (a start jumps past the window's last step of fewer than n):
+//	3,419 M (+2.0%). 4.6 windows a scan against 5.9 runs: a window of
+//	a job's estimate holds about one run.
+//	fitBefore's walk back to a fit's index (back) replaced by the index
+//	of the open run's first step: 3,357 M (+0.2%; the loops' registers).
+//
+// So the superlinear part is the number of windows a scan must try
+// (runs of n free before r), which grows with the queue as the scans per
+// job do; skipping them needs a structure that answers "the earliest
+// window of d seconds with n free" for a threshold and a length given per
+// query, not a minimum over ranges, and at about 5 steps a run a
+// descent of a tree costs what the walk does.
+//
+// Then (2026-12-02, 08:27–09:00 UTC, helper h-cons7-s31; no cut kept;
+// callgrind of examples/simulate on the gzip file, whole process,
+// GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off, at
+// 6f5f5567): conservative 4,599.2 M, EASY (-machine 1152) 1,399.6 M
+// (3.29×); 3× needs 4,198.9 M, 400 M (8.7%) less. Constant factors
+// only, each measured:
+//
+//	fitBefore's search for its first window's end from the index the
+//	last scan found (a gallop, then a binary search of the bracket):
+//	that index is the same in 29% of the scans, within 3 in 54%, within
+//	7 in 68% (counted on a scratch copy; the profile has 49 points on
+//	average at a scan). 4,700.2 M (+101 M): fitBefore 815 M → 623 M,
+//	but the search, no longer inlined, 292 M (92 a scan against about
+//	60 for the binary search inlined). Schedule unchanged (-jobs-out
+//	byte-identical).
+//	Profile-guided optimization (go build -pgo with a CPU profile of
+//	BenchmarkBlueConservative): 4,744.3 M (+145 M), the hot calls
+//	inlined into loops that then spill.
+//	The ceiling of bounds-check elimination, measured with the checks
+//	off in sched (-gcflags 'github.com/batchq/batchq/sched=-B', not a
+//	build to keep): 4,317.7 M (−281.5 M). Per function: fitBefore
+//	−74 M, shift −61 M, the placement loop −45 M, Allocate −26 M,
+//	fitOwn, most and Fit −20 M, the rest in code EASY shares. The
+//	binary search's check is 47 M of it over all its callers, and no
+//	form of the search lets the compiler drop it (m = (lo+hi)/2 < hi is
+//	not proved, nor len(s)>>1 < len(s); scratch builds with
+//	-d=ssa/check_bce); fitBefore's other checks (its back walks, the
+//	single reads after its loops, the slicing of ps and nx) are about
+//	30 M, and its closed loop took 7 M more without them (registers).
+//	Even every check gone would leave conservative 119 M above 3×.
+//	Struct of arrays for the profile (times and free counts in two
+//	slices) would spare the binary search's scaling (2 of its 13
+//	instructions an iteration, about 45 M) but double the copies of
+//	the moves and Allocates (1.56 M memmove calls now, about 90
+//	instructions of call and setup each): not built. int32 for free
+//	would not shrink point (16 bytes with padding), and consEntry's
+//	after as an int32 was measured before (+39 M).
+//
+// With the searches, the back walks and the copies each near their
+// floor, 3× is not in constant factors: the placement loop (about 60
+// instructions a visit, 8.33 M visits), fitBefore (255 a scan, 3.19 M)
+// and the moves (460 each, 1.07 M) are what the notes above count, and
+// each of those counts is the definition's.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the

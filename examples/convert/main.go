@@ -270,8 +270,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return cli.ExitOK
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "convert:", once(err.Error()))
+	if err != nil { // a usage error: pointing to -h, as cli.Status does for every other command
+		fmt.Fprintln(stderr, "convert:", once(err.Error()), "(-h for help)")
 		return cli.ExitUsage
 	}
 	if o.columns {

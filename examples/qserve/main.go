@@ -40,6 +40,7 @@ import (
 	"github.com/batchq/batchq/examples/internal/connlimit"
 	"github.com/batchq/batchq/examples/internal/errlog"
 	"github.com/batchq/batchq/qbets/karnak"
+	"github.com/batchq/batchq/swf"
 )
 
 func main() { cli.Main(command) }
@@ -99,6 +100,36 @@ func (r *replayFlags) Set(v string) error {
 	}
 	*r = append(*r, struct{ name, path string }{name, path})
 	return nil
+}
+
+// check reads each trace up to its first job line: a path that does not
+// open, a directory, an empty log or a malformed first line is an error
+// naming the file before serve makes its tokens and database or listens.
+// The replay found them only after all three (qserve.db and its tokens
+// left behind for a mistyped path).
+func (r replayFlags) check() error {
+	for _, o := range r {
+		if err := firstJob(o.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstJob returns nil once path yields a job line, else why not.
+func firstJob(path string) error {
+	f, err := swf.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for _, err := range f.All() {
+		if err != nil && !strings.Contains(err.Error(), path) { // a *swf.ParseError names the line, not the file
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return err
+	}
+	return fmt.Errorf("%s: no job lines", path)
 }
 
 // levelsFlag is serve's -levels: comma-separated q/C pairs in percent.
@@ -295,6 +326,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
 	if *skew <= 0 {
 		return cli.Usagef("max-skew: %v, want > 0", *skew)
+	}
+	if err := replays.check(); err != nil {
+		return err
 	}
 	cfg := karnak.Config{History: *history, Levels: levels, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
 		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds()),

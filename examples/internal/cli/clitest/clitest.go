@@ -77,11 +77,22 @@ func Run(t *testing.T, c Command) {
 			t.Errorf("-h: exit %d, stdout %q, stderr %q; want 0 and a usage naming -json", r.Code, r.Stdout, r.Stderr)
 		}
 	})
+	t.Run("readme-flags", func(t *testing.T) {
+		r := Exec(c.Run, "", "-h")
+		readme, err := os.ReadFile("README.md")
+		if err != nil {
+			t.Fatalf("the command's README: %v", err)
+		}
+		for _, name := range UndocumentedFlags(r.Stdout, string(readme)) {
+			t.Errorf("-h lists -%s, which README.md does not name", name)
+		}
+	})
 	t.Run("bad-flag", func(t *testing.T) {
 		args := append(append([]string{}, c.JSON...), "-no-such-flag")
 		r := Exec(c.Run, c.Stdin, args...)
-		if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "no-such-flag") {
-			t.Errorf("bad flag: exit %d, stderr %q; want %d naming the flag", r.Code, r.Stderr, cli.ExitUsage)
+		// and pointing to -h, as cli.Status does (convert printed its own line without it)
+		if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "no-such-flag") || !strings.HasSuffix(r.Stderr, " (-h for help)\n") {
+			t.Errorf("bad flag: exit %d, stderr %q; want %d naming the flag and ending in (-h for help)", r.Code, r.Stderr, cli.ExitUsage)
 		}
 	})
 	if c.NoArgs {
@@ -145,6 +156,46 @@ func Run(t *testing.T, c Command) {
 				t.Errorf("%q < %s: %v in %.300q", c.FromStdin, c.StdinFile, err, r.Stdout)
 			}
 		})
+	}
+}
+
+// UndocumentedFlags returns the flags that help (a command's -h output,
+// one "  -name ..." line per flag as package flag prints them) lists and
+// readme does not name as "-name" followed by neither a letter, a digit, '-'
+// nor '_'. A command's -h and its README drifted apart as flags were added:
+// nine commands had flags their README never named.
+func UndocumentedFlags(help, readme string) []string {
+	var missing []string
+	for line := range strings.Lines(help) {
+		rest, ok := strings.CutPrefix(line, "  -")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest) // "-v\tdoc": a one-letter flag's doc follows on its line
+		if len(f) > 0 && !named(readme, "-"+f[0]) {
+			missing = append(missing, f[0])
+		}
+	}
+	return missing
+}
+
+// named reports whether text has flag standing alone: not the start of a
+// longer flag (-trace in -traces) nor the end of a word (-json in x-json).
+func named(text, flag string) bool {
+	word := func(b byte) bool {
+		return b == '-' || b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], flag)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(flag)
+		if (j == 0 || !word(text[j-1])) && (end == len(text) || !word(text[end])) {
+			return true
+		}
+		i = j + 1
 	}
 }
 
