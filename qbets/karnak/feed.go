@@ -281,17 +281,20 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 // ReplayEvents is Replay over events already made by TraceEvents. On a
 // restart it resumes after the system's last stored event, which must be
 // one of evs (else the store holds another history under that name, and
-// the replay is refused rather than mixed).
+// the replay is refused rather than mixed), or one of evs as TraceEvents
+// named it before a job's missing user, group or executable was none
+// (legacyNames).
 func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, speed float64, logf func(string, ...any)) error {
 	if !s.ready.Load() {
 		return errNotReady
 	}
 	done := 0
 	if last, ok := s.Last(name); ok {
+		same := func(e Event) bool { return e == last.Event || legacyNames(e) == last.Event }
 		i, _ := slices.BinarySearchFunc(evs, last.Event.Time, func(e Event, t int64) int { return cmp.Compare(e.Time, t) })
-		for ; i < len(evs) && evs[i].Time == last.Event.Time && evs[i] != last.Event; i++ {
+		for ; i < len(evs) && evs[i].Time == last.Event.Time && !same(evs[i]); i++ {
 		}
-		if i == len(evs) || evs[i] != last.Event {
+		if i == len(evs) || !same(evs[i]) {
 			return fmt.Errorf("replay %s: the last event stored for system %q is not one of this trace's (replay it under another name, or use another store)", name, name)
 		}
 		done = i + 1
@@ -368,4 +371,23 @@ func known(prefix string, v int64) string {
 		return ""
 	}
 	return fmt.Sprint(prefix, v)
+}
+
+// legacyNames is e as TraceEvents made it before a job without a user,
+// group or executable (SWF's −1) had none: a submit's missing names were
+// "u-1", "g-1" and "x-1". A store replayed then may end with such a
+// submit, after which ReplayEvents resumes; the jobs stored before keep
+// those names.
+func legacyNames(e Event) Event {
+	if e.Kind == KindSubmit {
+		for _, f := range []struct {
+			v    *string
+			name string
+		}{{&e.User, "u-1"}, {&e.Project, "g-1"}, {&e.Name, "x-1"}} {
+			if *f.v == "" {
+				*f.v = f.name
+			}
+		}
+	}
+	return e
 }

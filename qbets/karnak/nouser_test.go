@@ -1,6 +1,8 @@
 package karnak
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -52,5 +54,62 @@ func TestRunWindowNoUser(t *testing.T) {
 	}
 	if w.all.n != 10 {
 		t.Errorf("window of 10: all users' mean over %d jobs", w.all.n)
+	}
+}
+
+// A store replayed before user-less jobs lost their names ("u-1", "g-1",
+// "x-1" on every submit of a job with SWF's −1) resumes with the same
+// trace: its last stored event, a submit of such a job, is this trace's
+// event of that job under the names it had then (checked: fails without
+// legacyNames in ReplayEvents, "not one of this trace's"). A history
+// that differs otherwise is still refused.
+func TestReplayResumeOldNames(t *testing.T) {
+	jobs := make([]swf.Job, 6)
+	for i := range jobs {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, j.ReqTime = int64(i+1), int64(100*i), 10, 60, 1, 600
+		if i%2 == 1 {
+			j.User, j.Group, j.Executable = 3, 4, 5
+		}
+		jobs[i] = j
+	}
+	evs, _ := TraceEvents(&swf.Header{}, jobs, "s")
+	old := slices.Clone(evs)
+	last := -1
+	for i := range old {
+		if old[i].Kind == "submit" {
+			old[i] = legacyNames(old[i])
+			if old[i].Job == 3 {
+				last = i
+			}
+		}
+	}
+	if last < 0 || old[last].User != "u-1" || old[last].Name != "x-1" {
+		t.Fatalf("no old-style submit of job 3: %+v", old)
+	}
+	for _, c := range []struct {
+		mutate func(*Event)
+		ok     bool
+	}{{func(*Event) {}, true}, {func(e *Event) { e.WallTime-- }, false}} {
+		st := &MemStore{}
+		s, err := NewService(st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := slices.Clone(old[:last+1])
+		c.mutate(&stored[last])
+		if err := s.Ingest(stored); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = NewService(st, nil); err != nil { // restart, upgraded
+			t.Fatal(err)
+		}
+		err = s.ReplayEvents(context.Background(), evs, "s", 1e9, func(string, ...any) {})
+		if (err == nil) != c.ok {
+			t.Errorf("resume (same history %v): %v", c.ok, err)
+		}
+		if c.ok && st.Len() != len(evs) {
+			t.Errorf("stored %d of %d events", st.Len(), len(evs))
+		}
 	}
 }
