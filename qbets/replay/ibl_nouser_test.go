@@ -39,4 +39,10 @@ func TestIBLNoUser(t *testing.T) {
 	if v[6].F != 1 {
 		t.Errorf("jobs ahead: %g, want 1", v[6].F)
 	}
+	// User, group and executable 0 are values.
+	j := swf.NewJob()
+	j.ID, j.Submit, j.AllocProcs, j.ReqTime, j.User, j.Group, j.Executable = 3, 30, 4, 600, 0, 0, 0
+	if got := iblJob(&j); got.User != "u0" || got.Project != "g0" || got.Name != "x0" {
+		t.Errorf("user, group, executable 0: %q %q %q", got.User, got.Project, got.Name)
+	}
 }

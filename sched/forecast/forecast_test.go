@@ -452,4 +452,12 @@ func TestUserRatioNoUser(t *testing.T) {
 	if p := u.Predict(&c, 0); p != 200 {
 		t.Errorf("a user-less job: %d, want everybody's 200", p)
 	}
+	// User 0 is a user: its own ratio, 1/10 of 1000 s.
+	var z UserRatio
+	a.User, b.User, c.User = 0, 7, 0
+	z.Terminated(&a, 600)
+	z.Terminated(&b, 6000)
+	if p := z.Predict(&c, 0); p != 100 {
+		t.Errorf("a job of user 0: %d, want user 0's 100", p)
+	}
 }
