@@ -48,7 +48,9 @@ func (c *simClock) now() int64 {
 // are the header's MaxProcs (else MaxNodes) and MaxRuntime, or, where the
 // header has none, the largest size and requested or actual run time the
 // trace shows in that queue. A submit carries the job's GPUs in all
-// (Event.GPUs) from its Demand. skipped counts unusable jobs: no submit
+// (Event.GPUs) from its Demand, and its user, group and executable as
+// User "u<n>", Project "g<n>" and Name "x<n>", none where SWF has −1
+// (before 2026-12-02 "u-1", "g-1", "x-1": see ReplayEvents). skipped counts unusable jobs: no submit
 // time, wait, run time or size; a size, estimate or GPUs in all beyond an
 // event's bound (2^40) or an end (UnixStartTime + submit + wait + run
 // time) past 2^40 s, whose times would otherwise wrap past 2^63; a job
