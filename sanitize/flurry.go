@@ -250,7 +250,9 @@ type flag struct {
 // unknown submit time are ignored). It never modifies jobs and is safe to
 // call concurrently. Cost: O(n log n) per bin width, and memory one row
 // per bin of the span; submissions more than 100 years apart (a corrupt
-// submit time) are an error.
+// submit time) are an error. Jobs without a user (SWF's −1) count in
+// the totals but are no user's flurry: pooled as one user, a trace
+// without users was one user's flurry wherever it was busy.
 func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -387,6 +389,9 @@ func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]
 	// loop made BenchmarkDetectFlurriesBlue 30–40% slower).
 	per := map[key]*count{}
 	for i := range jobs {
+		if jobs[i].User < 0 {
+			continue // no user: not one user's burst (the totals count it)
+		}
 		k := key{activity.BinOf(jobs[i].Submit, o, bin), jobs[i].User}
 		c := per[k]
 		if c == nil {

@@ -437,3 +437,31 @@ func TestProcessSumSaturates(t *testing.T) {
 		t.Fatalf("candidates %+v; want user 5000's 120 jobs by procs, Procs 2^63 − 1", cs)
 	}
 }
+
+// Jobs without a user (SWF's −1) are no user's flurry: a burst in a trace
+// without users is the machine's, not one user's, and is not flagged;
+// user 0 is a user, whose burst is (checked: fails without the fix in
+// flagBins, a candidate of user −1).
+func TestDetectNoUser(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	s := flurrytest.Synthetic{Jobs: 375, Start: 8*week + 3*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+	for _, u := range []int64{-1, 0} {
+		jobs := background(rng, 20, 300)
+		if u < 0 {
+			for i := range jobs {
+				jobs[i].User = -1
+			}
+		}
+		s.User = u
+		_, _, cs := injectDetect(t, jobs, s, rng)
+		want := 1
+		if u < 0 {
+			want = 0
+		}
+		if len(cs) != want {
+			t.Errorf("a burst of user %d: %d candidates, want %d: %+v", u, len(cs), want, cs)
+		} else if want == 1 && cs[0].User != 0 {
+			t.Errorf("a burst of user 0: candidate of user %d", cs[0].User)
+		}
+	}
+}

@@ -102,7 +102,8 @@ func (c LoadFuncConfig) withDefaults() LoadFuncConfig {
 // bin's dense runtime cluster, take the longest non-decreasing chain of
 // bins with bounded steps, and fit a least-squares line through it at the
 // bins' mean actual loads. Keys whose chain has fewer than 2 bins give no
-// function (spec §3.2 step 6).
+// function (spec §3.2 step 6). Samples without a user (Key.User < 0) are
+// of no key: the user-less jobs are not one user's kind of job.
 func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -112,6 +113,9 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 	for i, s := range samples {
 		if !(s.Runtime >= 0 && s.Runtime <= maxTime) || !(s.Load >= 0) || math.IsInf(s.Load, 1) {
 			return nil, fmt.Errorf("rangeset: BuildLoadFuncs sample %d: runtime %v, load %v", i, s.Runtime, s.Load)
+		}
+		if s.Key.User < 0 {
+			continue // no user: no kind of job (History.Add)
 		}
 		groups[s.Key] = append(groups[s.Key], s)
 	}

@@ -87,11 +87,17 @@ type History struct {
 	byKey map[Key]*keyHist
 }
 
-// Add appends a finished job; negative or NaN values are an error.
+// Add appends a finished job; negative or NaN values are an error. A job
+// without a user (Key.User < 0, SWF's −1) is no kind of job and is not
+// kept: its key has no history, as a user never seen, rather than every
+// user-less job's (every Alibaba GPU pod's) as if they were one user's.
 func (h *History) Add(s LoadSample) error {
 	if !(s.Runtime >= 0 && s.Runtime <= maxTime) || !(s.Load >= 0) || math.IsInf(s.Load, 0) {
 		// Runtimes beyond 2^40 s would wrap where they become int64 times.
 		return fmt.Errorf("rangeset: History.Add: runtime %v (need 0–2^40 s), load %v", s.Runtime, s.Load)
+	}
+	if s.Key.User < 0 {
+		return nil
 	}
 	k := h.byKey[s.Key]
 	if k == nil {

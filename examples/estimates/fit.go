@@ -33,11 +33,16 @@ var fitLogs = []fitLog{
 
 // withoutOwnedModes is the SDSC-106 cleaning (§5.6): the user who "owns"
 // the most estimate values (values nobody else uses; user 106 in the thesis's
-// copy of SDSC, 204 of 543) loses the jobs that use those values.
+// copy of SDSC, 204 of 543) loses the jobs that use those values. A job
+// without a user (−1) neither owns a value nor shares one: the user-less
+// jobs are no one user, and a log where no user owns a value loses none.
 func withoutOwnedModes(jobs []swf.Job) []swf.Job {
 	owner := map[int64]int64{} // estimate → its only user, or -2 when shared
 	for i := range jobs {
 		e, u := jobs[i].ReqTime, jobs[i].User
+		if u < 0 {
+			continue
+		}
 		if o, ok := owner[e]; !ok {
 			owner[e] = u
 		} else if o != u {
@@ -55,6 +60,9 @@ func withoutOwnedModes(jobs []swf.Job) []swf.Job {
 		if n > most || (n == most && u < top) {
 			top, most = u, n
 		}
+	}
+	if most == 0 {
+		return jobs
 	}
 	return slices.DeleteFunc(jobs, func(j swf.Job) bool { return j.User == top && owner[j.ReqTime] == top })
 }

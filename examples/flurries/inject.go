@@ -180,11 +180,13 @@ func maxUser(jobs []swf.Job) int64 {
 	return m
 }
 
-// busiest is the user with the most jobs submitted in [a, b].
+// busiest is the user with the most jobs submitted in [a, b]. The
+// user-less jobs (−1) are no user, whose flurry DetectFlurries would
+// never flag: a window with none of a user's is given a new user.
 func busiest(jobs []swf.Job, a, b int64) int64 {
 	n := map[int64]int{}
 	for i := range jobs {
-		if jobs[i].Submit >= a && jobs[i].Submit <= b {
+		if jobs[i].Submit >= a && jobs[i].Submit <= b && jobs[i].User >= 0 {
 			n[jobs[i].User]++
 		}
 	}
@@ -193,6 +195,9 @@ func busiest(jobs []swf.Job, a, b int64) int64 {
 		if k > bn || k == bn && u < best {
 			best, bn = u, k
 		}
+	}
+	if bn < 0 {
+		return maxUser(jobs) + 1
 	}
 	return best
 }

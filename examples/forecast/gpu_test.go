@@ -178,7 +178,7 @@ func TestNodesFlagErrors(t *testing.T) {
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeGPU
 var gpuDigests = map[string]string{
-	"alibaba-gpu":     "2e6b632b60a997ebdd6bf397adfafe0d37649f3745a7f5b26277aecc874f91fb",
+	"alibaba-gpu":     "ac6d99d7ef5260eb27b789be8b09eeeac9d0591ce01287ce334f4936c5f7dc44",
 	"alibaba-gpu-why": "74c1b8909fcdb5935f4d3630f4ded363b25350ab3bf4526345a52fa4a36639d8",
 }
 

@@ -454,3 +454,24 @@ func TestLogWaitCapped(t *testing.T) {
 	add(40, 60) // the 10 h job leaves
 	check(rest)
 }
+
+// A target without a user (SWF's −1) has the user features of a user
+// never seen, 0, not those of every user-less job pooled as one user (on
+// a trace without users, the whole queue and machine); user 0 is a user
+// (checked: fails without the fix in count, features 8.. those of Q, R).
+func TestDescribeNoUser(t *testing.T) {
+	for _, u := range []int64{-1, 0} {
+		st := Snapshot{
+			Wait: []Job{{ID: 1, Submit: 50, Req: 4, ERT: 100, User: u}},
+			Run:  []Job{{ID: 4, Submit: 0, Start: 10, Req: 16, ERT: 1000, User: u}},
+		}
+		p := describe(Job{ID: 9, Submit: 100, Req: 32, ERT: 60, User: u}, 100, st, false)
+		want := [8]float64{400, 4, 100, 1, 16000, 16, 1000, 1}
+		if u < 0 {
+			want = [8]float64{}
+		}
+		if got := [8]float64(p.F[8:16]); got != want {
+			t.Errorf("user %d: user features %v, want %v", u, got, want)
+		}
+	}
+}

@@ -53,14 +53,17 @@ const (
 
 // count adds job j of group g, with elapsed time el (since submission for
 // a waiting job, since start for a running one), to the summaries f and
-// the distributions' fine indices idx; user is the target's user.
+// the distributions' fine indices idx; user is the target's user. A
+// target without a user (SWF's −1) has no jobs of its own, as a user
+// never seen: the user-less jobs of a trace are not one user's (on a
+// trace without users they were the whole queue and machine).
 func count(f *[numFeatures]float64, idx *[numDists][]uint16, g int, j Job, user int64, el float64) {
 	req, ert := float64(j.Req), j.ert()
 	s, u, d := 2+3*g, 8+4*g, 3*g
 	f[s] += req
 	f[s+1] += ert
 	f[s+2] += el
-	if j.User == user {
+	if j.User == user && user >= 0 {
 		f[u] += req * ert
 		f[u+1] += req
 		f[u+2] += ert

@@ -48,7 +48,9 @@ func (c *simClock) now() int64 {
 // are the header's MaxProcs (else MaxNodes) and MaxRuntime, or, where the
 // header has none, the largest size and requested or actual run time the
 // trace shows in that queue. A submit carries the job's GPUs in all
-// (Event.GPUs) from its Demand. skipped counts unusable jobs: no submit
+// (Event.GPUs) from its Demand, and its user, group and executable as
+// User "u<n>", Project "g<n>" and Name "x<n>", none where SWF has −1
+// (before 2026-12-02 "u-1", "g-1", "x-1": see ReplayEvents). skipped counts unusable jobs: no submit
 // time, wait, run time or size; a size, estimate or GPUs in all beyond an
 // event's bound (2^40) or an end (UnixStartTime + submit + wait + run
 // time) past 2^40 s, whose times would otherwise wrap past 2^63; a job
@@ -109,7 +111,7 @@ func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why
 		}
 		out = append(out,
 			ev{Event{Kind: "submit", System: system, Job: j.ID, Time: sub, Queue: q, Cores: j.Size(), GPUs: gpus, WallTime: req,
-				User: fmt.Sprint("u", j.User), Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable)}, 1, int32(i)},
+				User: known("u", j.User), Project: known("g", j.Group), Name: known("x", j.Executable)}, 1, int32(i)},
 			ev{Event{Kind: "start", System: system, Job: j.ID, Time: start}, 2, int32(i)},
 			ev{Event{Kind: "end", System: system, Job: j.ID, Time: start + j.RunTime}, endOrder, int32(i)})
 	}
@@ -281,17 +283,20 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 // ReplayEvents is Replay over events already made by TraceEvents. On a
 // restart it resumes after the system's last stored event, which must be
 // one of evs (else the store holds another history under that name, and
-// the replay is refused rather than mixed).
+// the replay is refused rather than mixed), or one of evs as TraceEvents
+// named it before a job's missing user, group or executable was none
+// (legacyNames).
 func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, speed float64, logf func(string, ...any)) error {
 	if !s.ready.Load() {
 		return errNotReady
 	}
 	done := 0
 	if last, ok := s.Last(name); ok {
+		same := func(e Event) bool { return e == last.Event || legacyNames(e) == last.Event }
 		i, _ := slices.BinarySearchFunc(evs, last.Event.Time, func(e Event, t int64) int { return cmp.Compare(e.Time, t) })
-		for ; i < len(evs) && evs[i].Time == last.Event.Time && evs[i] != last.Event; i++ {
+		for ; i < len(evs) && evs[i].Time == last.Event.Time && !same(evs[i]); i++ {
 		}
-		if i == len(evs) || evs[i] != last.Event {
+		if i == len(evs) || !same(evs[i]) {
 			return fmt.Errorf("replay %s: the last event stored for system %q is not one of this trace's (replay it under another name, or use another store)", name, name)
 		}
 		done = i + 1
@@ -356,4 +361,35 @@ func reasons(why map[string]int) string {
 		return "0 unusable"
 	}
 	return fmt.Sprintf("%d unusable: %s", total, strings.Join(parts, ", "))
+}
+
+// known is the name of an SWF categorical field's value v (prefix and
+// number), "" when SWF writes it as missing (−1): an event without a
+// user, project or name, which IBL reads as no such feature and the
+// forecast's run times as no user's. As "u-1" every user-less job of a
+// trace was one user.
+func known(prefix string, v int64) string {
+	if v < 0 {
+		return ""
+	}
+	return fmt.Sprint(prefix, v)
+}
+
+// legacyNames is e as TraceEvents made it before a job without a user,
+// group or executable (SWF's −1) had none: a submit's missing names were
+// "u-1", "g-1" and "x-1". A store replayed then may end with such a
+// submit, after which ReplayEvents resumes; the jobs stored before keep
+// those names.
+func legacyNames(e Event) Event {
+	if e.Kind == KindSubmit {
+		for _, f := range []struct {
+			v    *string
+			name string
+		}{{&e.User, "u-1"}, {&e.Project, "g-1"}, {&e.Name, "x-1"}} {
+			if *f.v == "" {
+				*f.v = f.name
+			}
+		}
+	}
+	return e
 }

@@ -281,10 +281,11 @@ func (w *runWindow) Predict(j *swf.Job, _ int64) int64 {
 // Terminated is unused: add learns, with the job's submit sequence.
 func (w *runWindow) Terminated(*swf.Job, int64) {}
 
-// add learns a job of user (bucket) that ran run seconds of a limit of
-// limit, submitted at the stored event seq.
+// add learns a job of user (bucket; −1 for none: all users' mean only)
+// that ran run seconds of a limit of limit, submitted at the stored event
+// seq.
 func (w *runWindow) add(user, run, limit, seq int64) {
-	if limit <= 0 || user < 0 || user >= userBuckets {
+	if limit <= 0 || user < -1 || user >= userBuckets {
 		return
 	}
 	m := int64(math.Round(1000 * math.Log(float64(max(run, 1))/float64(limit))))
@@ -294,15 +295,19 @@ func (w *runWindow) add(user, run, limit, seq int64) {
 		w.ring = append(w.ring, o)
 	} else {
 		old := w.ring[w.next]
-		w.users[old.user].sum -= old.milli
-		w.users[old.user].n--
+		if old.user >= 0 {
+			w.users[old.user].sum -= old.milli
+			w.users[old.user].n--
+		}
 		w.all.sum -= old.milli
 		w.all.n--
 		w.ring[w.next] = o
 		w.next = (w.next + 1) % len(w.ring)
 	}
-	w.users[user].sum += m
-	w.users[user].n++
+	if user >= 0 {
+		w.users[user].sum += m
+		w.users[user].n++
+	}
 	w.all.sum += m
 	w.all.n++
 	w.seqs.push(seq)
@@ -310,6 +315,9 @@ func (w *runWindow) add(user, run, limit, seq int64) {
 
 // userOf is a user's run-time history bucket.
 func userOf(name string) int64 {
+	if name == "" {
+		return -1 // no user: not one user's history (Predict takes all users')
+	}
 	h := fnv.New64a()
 	h.Write([]byte(name)) //nolint:errcheck // cannot fail
 	return int64(h.Sum64() % userBuckets)

@@ -54,13 +54,26 @@ func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 }
 
 // iblJob is the job as IBL sees it; an unknown (−1) size is 0 cores, as
-// nodes gives QBETS, since ibl refuses negative cores.
+// nodes gives QBETS, since ibl refuses negative cores. An unknown (−1)
+// user, group or executable is "", which IBL reads as no such feature:
+// as "u-1" every user-less job was one user, whose jobs were alike in
+// that feature and counted in each other's UserCount and UserWork. A
+// trace without queues (−1) is one queue, "q-1", as QBETS's.
 func iblJob(j *swf.Job) ibl.Job {
 	return ibl.Job{
-		ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: fmt.Sprint("u", j.User),
-		Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable),
+		ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: known("u", j.User),
+		Project: known("g", j.Group), Name: known("x", j.Executable),
 		Cores: max(j.Size(), 0), ReqTime: j.ReqTime, Submit: j.Submit,
 	}
+}
+
+// known is the name of an SWF categorical field's value v (prefix and
+// number), "" when SWF writes it as missing (−1).
+func known(prefix string, v int64) string {
+	if v < 0 {
+		return ""
+	}
+	return fmt.Sprint(prefix, v)
 }
 
 // Observe feeds the event to the System and the bases.

@@ -436,3 +436,28 @@ func TestOnlineRunningNoSize(t *testing.T) {
 		t.Error("job 2, of no size, among the running jobs")
 	}
 }
+
+// A job without a user (−1) is a user never seen: everybody's ratio, not
+// that of the user-less jobs pooled as one user (checked: fails without
+// the fix in UserRatio: 100, user −1's own ratio).
+func TestUserRatioNoUser(t *testing.T) {
+	var u UserRatio
+	a := job(1, 0, 0, 600, 1, 6000, -1) // a user-less job ran 1/10
+	u.Terminated(&a, 600)
+	b := job(2, 0, 0, 6000, 1, 6000, 7) // user 7 ran its whole estimate
+	u.Terminated(&b, 6000)
+	// Everybody's ratio: exp(0.7·log(1/10)) ≈ 0.1995, of 1000 s 200 s;
+	// the pooled user −1's would be 1/10: 100 s.
+	c := job(3, 0, 0, -1, 1, 1000, -1)
+	if p := u.Predict(&c, 0); p != 200 {
+		t.Errorf("a user-less job: %d, want everybody's 200", p)
+	}
+	// User 0 is a user: its own ratio, 1/10 of 1000 s.
+	var z UserRatio
+	a.User, b.User, c.User = 0, 7, 0
+	z.Terminated(&a, 600)
+	z.Terminated(&b, 6000)
+	if p := z.Predict(&c, 0); p != 100 {
+		t.Errorf("a job of user 0: %d, want user 0's 100", p)
+	}
+}

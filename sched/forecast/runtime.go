@@ -15,7 +15,9 @@ import (
 // window of EASY++ (the last two run times), it carries over between
 // estimates of different sizes: a user who asks for 10 hours and runs 1
 // is predicted 1 hour for the next 2-hour request too. The zero value is
-// ready; not safe for concurrent use.
+// ready; not safe for concurrent use. A job without a user (SWF's −1)
+// is a user never seen, predicted by everybody's average, and teaches
+// that average only: no trace's user-less jobs are one user.
 type UserRatio struct {
 	users map[int64]*ratioAvg
 	all   ratioAvg
@@ -42,7 +44,10 @@ func (a *ratioAvg) add(lr, run float64) {
 
 // Predict returns j's predicted run time in seconds.
 func (u *UserRatio) Predict(j *swf.Job, _ int64) int64 {
-	a := u.users[j.User]
+	var a *ratioAvg
+	if j.User >= 0 {
+		a = u.users[j.User]
+	}
 	if a == nil || a.n == 0 {
 		a = &u.all
 	}
@@ -64,6 +69,15 @@ func (u *UserRatio) Terminated(j *swf.Job, _ int64) {
 	if j.RunTime < 0 {
 		return
 	}
+	run := math.Log(float64(max(j.RunTime, 1)))
+	lr := 0.0
+	if j.ReqTime > 0 {
+		lr = math.Min(run-math.Log(float64(j.ReqTime)), 0)
+	}
+	u.all.add(lr, run)
+	if j.User < 0 {
+		return
+	}
 	if u.users == nil {
 		u.users = make(map[int64]*ratioAvg)
 	}
@@ -72,11 +86,5 @@ func (u *UserRatio) Terminated(j *swf.Job, _ int64) {
 		a = &ratioAvg{}
 		u.users[j.User] = a
 	}
-	run := math.Log(float64(max(j.RunTime, 1)))
-	lr := 0.0
-	if j.ReqTime > 0 {
-		lr = math.Min(run-math.Log(float64(j.ReqTime)), 0)
-	}
 	a.add(lr, run)
-	u.all.add(lr, run)
 }

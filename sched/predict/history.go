@@ -79,7 +79,11 @@ func (c HistoryConfig) Validate() error {
 // UserHistory is the user-history runtime predictor of EASY+/EASY++ (§6.2,
 // the whole §6.6 family). The prediction is never larger than the estimate:
 // the job would be killed at e anyway. An estimate ≤ 0 is none (sched fills
-// one in before it predicts) and caps nothing. O(N) per event.
+// one in before it predicts) and caps nothing. O(N) per event. Jobs
+// without a user (SWF's −1) are one user, as in pyss's and predictsim's
+// EASY++, whose histories are dictionaries keyed by the user number, −1
+// included, and which the peer tests reproduce: on a trace without users
+// a job is predicted from the machine's last run times.
 type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType

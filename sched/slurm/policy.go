@@ -394,7 +394,11 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 
 // assocOf returns the user association a job runs under: its user under
 // its account (SWF Group), else under the user's first account, created
-// with one share if the tree does not have it.
+// with one share if the tree does not have it. A job without a user
+// (SWF's −1; Slurm has none) runs under user "-1": the user-less jobs of
+// a trace are one association, so that on a trace without users fair
+// share gives every job the same factor, as no users means, rather than
+// an association per job, each new and so first in line.
 func (p *Policy) assocOf(j *swf.Job) int {
 	// The association of a (user, group) pair never changes: remember it
 	// rather than build the names again for every job. A pair of 32-bit

@@ -205,11 +205,13 @@ func (d moldDecision) Point() float64 { return d.Wait + d.Exec.Point() }
 // load): every size the user has run at is a candidate if its key has a
 // runtime history. ok is false when the original size itself has no
 // history (it cannot be compared), in which case j is to be submitted as
-// it is.
+// it is. A job without a user (SWF's −1) has no history, as a user never
+// seen: the user-less jobs of a trace (every Alibaba GPU pod) are not one
+// user whose sizes and run times each of them could take.
 func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDecision, ok bool, err error) {
 	orig := j.Size()
 	origKey := rangeset.KeyOf(&j)
-	if m.pred.History.Len(origKey) == 0 {
+	if j.User < 0 || m.pred.History.Len(origKey) == 0 {
 		return moldDecision{Job: j}, false, nil
 	}
 	sizes := slices.Clone(m.sizes[j.User])

@@ -247,3 +247,20 @@ func TestMolderScaledRuntime(t *testing.T) {
 		t.Errorf("size %d runtime %d (ok %v, err %v), want size 8 and 10 s", d.Job.Size(), d.Job.RunTime, ok, err)
 	}
 }
+
+// A job without a user (−1) is not molded after other user-less jobs, as
+// a user never seen is not: they are not one user whose sizes it could
+// take; user 0 is a user and is molded (checked: fails without the fix in
+// Decide, the user-less job molded).
+func TestMolderDecideNoUser(t *testing.T) {
+	for _, u := range []int64{-1, 0} {
+		m := fedMolder(t, sizeWait{}, Config{}, job(1, 0, 100, 2, 200, u), job(2, 0, 20, 8, 50, u))
+		_, ok, err := m.Decide(job(3, 200, 100, 2, 200, u), sched.QueueState{Now: 200, Free: 10}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != (u >= 0) {
+			t.Errorf("user %d: molded %v, want %v", u, ok, u >= 0)
+		}
+	}
+}
