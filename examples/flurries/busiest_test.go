@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -30,5 +31,10 @@ func TestBusiestNoUser(t *testing.T) {
 		if got := busiest(mk(c.users...), 0, 10); got != c.want {
 			t.Errorf("users %v: busiest %d, want %d", c.users, got, c.want)
 		}
+	}
+	// A log whose largest id is 2^63−1: one past it wrapped to −2^63, a
+	// negative (no) user.
+	if got := newUser(mk(-1, math.MaxInt64, 0, 1)); got != 2 {
+		t.Errorf("new user beside 2^63−1, 0 and 1: %d, want 2", got)
 	}
 }

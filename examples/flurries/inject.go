@@ -94,7 +94,7 @@ func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, 
 	}
 	s.Start = first + int64(pos*float64(last-first-s.Duration))
 	if fresh {
-		s.User = maxUser(jobs) + 1
+		s.User = newUser(jobs)
 	} else {
 		s.User = busiest(jobs, s.Start-2*activity.Week, s.Start+s.Duration+2*activity.Week)
 	}
@@ -172,12 +172,26 @@ func weekScale(name string, jobs []swf.Job, f flurrytest.Synthetic) (medJobs, me
 	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(f.Jobs)*float64(f.Size)) / medProcs, nil
 }
 
-func maxUser(jobs []swf.Job) int64 {
+// newUser is a user id no job of the log has: one past the largest, or,
+// when the largest is 2^63−1 (one past it would wrap to a negative id, a
+// user-less job's), the smallest id ≥ 0 no job has.
+func newUser(jobs []swf.Job) int64 {
 	m := int64(0)
 	for i := range jobs {
 		m = max(m, jobs[i].User)
 	}
-	return m
+	if m < math.MaxInt64 {
+		return m + 1
+	}
+	seen := make(map[int64]bool, len(jobs))
+	for i := range jobs {
+		seen[jobs[i].User] = true
+	}
+	u := int64(0)
+	for seen[u] {
+		u++
+	}
+	return u
 }
 
 // busiest is the user with the most jobs submitted in [a, b]. The
@@ -197,7 +211,7 @@ func busiest(jobs []swf.Job, a, b int64) int64 {
 		}
 	}
 	if bn < 0 {
-		return maxUser(jobs) + 1
+		return newUser(jobs)
 	}
 	return best
 }
