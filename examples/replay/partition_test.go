@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,10 +12,7 @@ import (
 // A trace whose jobs name several partitions is simulated as one pool,
 // and the text and -json say so (cli.Partitions): replay said nothing.
 func TestPartitionsSaid(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "das2.swf")
-	if err := os.WriteFile(path, []byte(clitest.DAS2Like(10, true)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := clitest.DAS2File(t, 10, true)
 	var out, errs bytes.Buffer
 	if code := run(context.Background(), []string{"-trace", path}, strings.NewReader(""), &out, &errs); code != 0 ||
 		!strings.Contains(out.String(), "the jobs name 5 partitions (SWF field 16; jobs: 30 in partition 1 fs0, 10 in partition 2 fs1, 10 in partition 3 fs2, 10 in partition 4 fs3, 10 in partition 5 fs4); "+
@@ -29,13 +23,7 @@ func TestPartitionsSaid(t *testing.T) {
 	if code := run(context.Background(), []string{"-trace", path, "-json"}, strings.NewReader(""), &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
-	var r struct {
-		P *struct {
-			By   []map[string]any `json:"by_partition"`
-			Pool int64            `json:"one_pool_processors"`
-		} `json:"partitions"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.P == nil || len(r.P.By) != 5 || r.P.Pool != 400 {
-		t.Errorf("%v; -json partitions %+v, want 5 on a pool of 400", err, r.P)
+	if p := clitest.PartitionsOf(t, out.String()); p == nil || len(p.ByPartition) != 5 || p.Pool != 400 {
+		t.Errorf("-json partitions %+v, want 5 on a pool of 400", p)
 	}
 }

@@ -28,6 +28,11 @@ type selection struct {
 	// the size.
 	SizeGuess string `json:"size_guess,omitempty"`
 	Over      string `json:"size_guess_over_header,omitempty"`
+	// HeaderUnread, with a guess, says why the header's whole machine,
+	// which bounds it, could not be read (no MaxProcs or MaxNodes line,
+	// one not read as a size, one above 2^40 processors): the guess is
+	// then unbounded but by 2^40, which it was without a word.
+	HeaderUnread string `json:"header_size_unread,omitempty"`
 }
 
 // selectPartition keeps the jobs of tr's partition p (-partition),
@@ -145,6 +150,31 @@ func partitionSize(jobs []swf.Job, whole int64) (size int64, from, over string) 
 func (s *selection) size(tr *trace, whole int64) (int64, string, error) {
 	n, from, over := partitionSize(tr.jobs, whole)
 	s.SizeGuess, s.Over = from, over
+	unread := ""
+	if whole <= 0 {
+		s.HeaderUnread = headerUnread(tr.header)
+		unread = "; not bounded by the header's whole machine, unread: " + s.HeaderUnread
+	}
+	n, note, err := s.guess(tr, n, from, over)
+	return n, note + unread, err
+}
+
+// headerUnread is why the header gives no whole machine to bound a
+// partition's guess by, as machineSize refuses it.
+func headerUnread(h *swf.Header) string {
+	p, err := h.MachineSize()
+	if err == nil {
+		err = cli.CheckMachine(p)
+	}
+	if err == nil {
+		return ""
+	}
+	return strings.TrimPrefix(err.Error(), "swf: ")
+}
+
+// guess checks the size n that partitionSize guessed from from (over:
+// what the header's size capped) and says how it was taken.
+func (s *selection) guess(tr *trace, n int64, from, over string) (int64, string, error) {
 	what := fmt.Sprintf("partition %s", (cli.PartitionJobs{Number: s.Partition, Name: s.Name}).Label())
 	if n <= 0 {
 		return 0, "", fmt.Errorf("%s: -partition %d: no job of %s gives a size to guess its machine by; pass -machine P", tr.name, s.Partition, what)

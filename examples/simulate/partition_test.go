@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/tracetest"
@@ -17,8 +19,7 @@ import (
 // names; -partition simulates one alone on a guessed size, said. It was
 // simulated as one pool of 400 without a word.
 func TestPartitionsSaid(t *testing.T) {
-	dir := t.TempDir()
-	p := writeTrace(t, dir, "das2.swf", clitest.DAS2Like(4, true))
+	p := clitest.DAS2File(t, 4, true)
 	code, out, errs := runCmd(t, p)
 	for _, re := range []string{
 		`(?m)^partitions +the jobs name 5 partitions \(SWF field 16; jobs: 12 in partition 1 fs0, 4 in partition 2 fs1, 4 in partition 3 fs2, 4 in partition 4 fs3, 4 in partition 5 fs4\); ` +
@@ -30,20 +31,19 @@ func TestPartitionsSaid(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; text lacks %s, got:\n%s", code, errs, re, out)
 		}
 	}
-	m := runJSON(t, p)
-	want := map[string]any{"one_pool_processors": 400.0, "by_partition": []any{
-		map[string]any{"partition": 1.0, "name": "fs0", "jobs": 12.0, "largest_job": 48.0},
-		map[string]any{"partition": 2.0, "name": "fs1", "jobs": 4.0, "largest_job": 16.0},
-		map[string]any{"partition": 3.0, "name": "fs2", "jobs": 4.0, "largest_job": 24.0},
-		map[string]any{"partition": 4.0, "name": "fs3", "jobs": 4.0, "largest_job": 32.0},
-		map[string]any{"partition": 5.0, "name": "fs4", "jobs": 4.0, "largest_job": 40.0},
+	want := &cli.Partitions{Pool: 400, ByPartition: []cli.PartitionJobs{
+		{Number: 1, Name: "fs0", Jobs: 12, Largest: 48},
+		{Number: 2, Name: "fs1", Jobs: 4, Largest: 16},
+		{Number: 3, Name: "fs2", Jobs: 4, Largest: 24},
+		{Number: 4, Name: "fs3", Jobs: 4, Largest: 32},
+		{Number: 5, Name: "fs4", Jobs: 4, Largest: 40},
 	}}
-	if !reflect.DeepEqual(m["partitions"], want) {
-		t.Errorf("-json partitions %v\nwant %v", m["partitions"], want)
-	}
 	// The whole-trace path (-check) says the same as the streamed one.
-	if mc := runJSON(t, p, "-check"); !reflect.DeepEqual(mc["partitions"], want) {
-		t.Errorf("-check -json partitions %v\nwant %v", mc["partitions"], want)
+	for _, args := range [][]string{{p, "-json"}, {p, "-check", "-json"}} {
+		code, out, errs := runCmd(t, args...)
+		if got := clitest.PartitionsOf(t, out); code != 0 || !json.Valid([]byte(out)) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: exit %d, %s; -json (one JSON value) partitions %+v\nwant %+v\n%s", args[1:], code, errs, got, want, out)
+		}
 	}
 
 	// -partition 1: fs0 alone, on the most processors its jobs held at
@@ -53,7 +53,7 @@ func TestPartitionsSaid(t *testing.T) {
 		machine float64
 		guess   string
 	}{{true, 144, "peak logged use"}, {false, 48, "largest job"}} {
-		q := writeTrace(t, dir, fmt.Sprintf("das2-%v.swf", c.wait), clitest.DAS2Like(4, c.wait))
+		q := clitest.DAS2File(t, 4, c.wait)
 		m := runJSON(t, q, "-partition", "1")
 		sel := map[string]any{"partition": 1.0, "name": "fs0", "jobs": 12.0, "left_out": 16.0, "size_guess": c.guess}
 		if !reflect.DeepEqual(m["partition"], sel) || m["machine"] != c.machine || m["jobs_simulated"] != 12.0 || m["partitions"] != nil {
@@ -180,5 +180,38 @@ func TestPartitionSizePartialLines(t *testing.T) {
 		"2 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 2 -1 -1\n")
 	if m := runJSON(t, p, "-partition", "1"); m["machine"] != 16.0 {
 		t.Errorf("machine %v from %v, want 16 (the summary line's)", m["machine"], m["machine_from"])
+	}
+}
+
+// A header whose machine size cannot be read (no size line, one not a
+// size, one above 2^40) bounds no partition's guess: the guess says so,
+// in text and -json, where it was taken unbounded without a word.
+func TestPartitionSizeHeaderUnread(t *testing.T) {
+	jobs := "1 0 0 100 150 -1 -1 150 200 -1 1 1 1 -1 1 1 -1 -1\n" +
+		"2 10 0 100 40 -1 -1 40 200 -1 1 1 1 -1 1 1 -1 -1\n" +
+		"3 20 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 2 -1 -1\n"
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ header, why string }{
+		"abc":  {"; MaxProcs: abc\n", `header line "; MaxProcs: abc" gives no machine size`},
+		"huge": {"; MaxProcs: 2000000000000\n", "machine size 2000000000000 above 2^40 processors"},
+		"none": {"; Computer: a\n", "header has neither MaxProcs nor MaxNodes"},
+	} {
+		p := writeTrace(t, dir, name+".swf", c.header+jobs)
+		m := runJSON(t, p, "-partition", "1")
+		sel, _ := m["partition"].(map[string]any)
+		from, _ := m["machine_from"].(string)
+		why, _ := sel["header_size_unread"].(string)
+		if m["machine"] != 190.0 || !strings.HasPrefix(why, c.why) || !strings.Contains(from, "not bounded by the header's whole machine, unread: "+c.why) {
+			t.Errorf("%s: machine %v from %q, header_size_unread %q; want 190, the guess unbounded, said: %s", name, m["machine"], from, why, c.why)
+		}
+		_, out, _ := runCmd(t, p, "-partition", "1")
+		if !regexp.MustCompile(`(?m)^machine +190 processors \(a guess: .*; not bounded by the header's whole machine, unread: ` + regexp.QuoteMeta(c.why)).MatchString(out) {
+			t.Errorf("%s: text:\n%s", name, out)
+		}
+	}
+	// A header that gives the size says nothing of it.
+	p := writeTrace(t, dir, "ok.swf", "; MaxProcs: 1000\n"+jobs)
+	if m := runJSON(t, p, "-partition", "1"); m["machine"] != 190.0 || m["partition"].(map[string]any)["header_size_unread"] != nil {
+		t.Errorf("readable header: machine %v partition %v", m["machine"], m["partition"])
 	}
 }

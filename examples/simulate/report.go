@@ -54,6 +54,13 @@ func warnings(info *runInfo) []warning {
 	if st.LateComments > 0 {
 		add("late_comments", map[string]int{"lines": st.LateComments}, "%d comment lines after the first job line", st.LateComments)
 	}
+	if d, r := info.slurmDrift, info.slurmRefused; d > 0 || r > 0 {
+		// (0 while the named-node plan chooses GPUs as the machine does)
+		add("slurm_plan_misses", map[string]int{"drift_cycles": d, "refused_starts": r},
+			"the Slurm policy's backfill plan on named nodes parted from the machine: %d cycles planned on the pool of CPUs "+
+				"(the plan's GPUs in use differed from the machine's), %d starts it found room for refused by the machine "+
+				"(planned a second later); those jobs' starts are planned less exactly than Slurm's", d, r)
+	}
 	if z := info.trace.zeros; z > 0 {
 		add("trailing_zero_bytes", map[string]int64{"bytes": z}, "%d zero bytes after the last gzip member ignored", z)
 	}
@@ -398,7 +405,7 @@ type report struct {
 	// WarningData holds each warning's figures under its kind (skipped,
 	// out_of_order, late_comments, header, rounded, unknown_submit, other_status,
 	// nothing_simulated, nothing_averaged, overran, kill_no_estimate,
-	// degenerate).
+	// degenerate, slurm_plan_misses).
 	WarningData map[string]any `json:"warning_data"`
 	// SlurmConf lists, with -slurm-conf, what the file has that the
 	// Slurm model leaves out ("ignored: KEY (lines)") and how it read

@@ -42,8 +42,13 @@ type runInfo struct {
 	// slurmCancelled counts by reason, with -slurm-conf, the jobs no
 	// partition can run, which the policy cancels at submission.
 	slurmCancelled map[string]int
-	slurmHint      string // -slurm-conf: why jobs named an unknown partition
-	slurmNoLimit   int    // -slurm-conf: the log's lines without a time limit (field 9)
+	// slurmDrift and slurmRefused are, with -slurm-conf on named nodes,
+	// the backfill cycles whose plan parted from the machine's GPUs and
+	// the starts the plan found room for that the machine refused
+	// (slurm.Policy.PlanMisses): a warning when not 0.
+	slurmDrift, slurmRefused int
+	slurmHint                string // -slurm-conf: why jobs named an unknown partition
+	slurmNoLimit             int    // -slurm-conf: the log's lines without a time limit (field 9)
 
 	// streamed: the run took the streaming path (stream), whose Result
 	// keeps no records; waits are its logged vs simulated waits.
@@ -173,6 +178,8 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		}
 		machine, from, err := machineSize(o, tr.header, tr.name)
 		if info.selected != nil && o.machine == 0 {
+			// (A header whose size is unread guesses unbounded, and says
+			// so: selection.HeaderUnread.)
 			machine, from, err = info.selected.size(tr, machine)
 		}
 		if err != nil {

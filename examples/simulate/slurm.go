@@ -117,6 +117,7 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 		}
 	}
 	info.slurmCancelled = p.Unrunnable()
+	info.slurmDrift, info.slurmRefused, _ = p.PlanMisses()
 	if info.slurmCancelled["unknown partition"] > 0 {
 		info.slurmHint = partitionHint(o.slurmConf, site, info.trace)
 	}

@@ -318,6 +318,20 @@ type simulated struct {
 	// prios[k][id] is the simulated priority of job id at sample k; nil
 	// when the policy has no priority to compare.
 	prios []map[string]int64
+	// plan is how often the Slurm policy's named-node plan parted from
+	// the machine; nil for a run without one.
+	plan *planMisses
+}
+
+// planMisses are slurm.Policy.PlanMisses: the backfill cycles whose
+// plan's GPUs differed from the machine's (planned on the pool of CPUs
+// instead) and the starts the plan found room for that the machine
+// refused (planned a second later). Both 0 while the plan chooses GPUs as
+// the machine does; either not 0 makes the row's starts less exactly
+// Slurm's plan, which the report says.
+type planMisses struct {
+	Drift   int `json:"drift_cycles"`
+	Refused int `json:"refused_starts"`
 }
 
 // figures are the comparison's numbers for one simulation.
@@ -369,6 +383,10 @@ type figures struct {
 	// each kind's jobs started within one bf_interval; only where some
 	// job asks memory or GPUs.
 	ByKind []kindError `json:"start_error_by_kind,omitempty"`
+	// Plan is, for the Slurm policy's rows (backfill planned on named
+	// nodes), how often the plan parted from the machine; absent for
+	// the others.
+	Plan *planMisses `json:"named_node_plan,omitempty"`
 }
 
 // kindError is one kind of job's mean signed start error and share
@@ -484,7 +502,7 @@ func lateError(real []realJob, starts []int64) []jsonFloat {
 
 // score compares a simulation with what Slurm did.
 func score(c *checked, s *simulated) (figures, error) {
-	f := figures{Name: s.name}
+	f := figures{Name: s.name, Plan: s.plan}
 	n := len(c.real)
 	if len(s.starts) != n {
 		return f, fmt.Errorf("%s: %d starts for %d jobs", s.name, len(s.starts), n)
@@ -802,6 +820,12 @@ func (r *result) tail() string {
 			}
 			fmt.Fprintf(&b, "\nGoals for the Slurm policy: ≥ %.0f%% of competing pairs in Slurm's order, %s (%.1f%%); ≥ %.0f%% of jobs within one bf_interval, %s (%.1f%%).\n",
 				100*goalAgree, met(f.Agree, goalAgree), 100*f.Agree, 100*goalWithin, met(f.Within, goalWithin), 100*f.Within)
+		}
+	}
+	for _, f := range r.Figures {
+		if p := f.Plan; p != nil && (p.Drift > 0 || p.Refused > 0) {
+			fmt.Fprintf(&b, "\n%s: its backfill plan on named nodes parted from the machine: %d cycles planned on the pool of CPUs (the plan's GPUs in use differed from the machine's), "+
+				"%d starts it found room for refused by the machine (planned a second later); those starts are planned less exactly than Slurm's.\n", f.Name, p.Drift, p.Refused)
 		}
 	}
 	if r.Slurm != nil {

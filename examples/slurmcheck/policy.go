@@ -106,6 +106,9 @@ func runSlurmPlan(ctx context.Context, c *checked, namedNodes bool) (*simulated,
 	}
 	ps.flush(math.MaxInt64)
 	s.prios = ps.prios
+	if d, r, ok := p.PlanMisses(); ok {
+		s.plan = &planMisses{d, r}
+	}
 	return s, nil
 }
 

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 )
@@ -37,11 +35,8 @@ func statOf(t *testing.T, args ...string) (string, map[string]any) {
 // takes them as one pool; -json has them under "partitions". It said
 // nothing of them.
 func TestPartitionsCounted(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "das2.swf")
-	if err := os.WriteFile(p, []byte(clitest.DAS2Like(4, true)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	text, m := statOf(t, p)
+	p := clitest.DAS2File(t, 4, true)
+	text, _ := statOf(t, p)
 	for _, re := range []string{
 		`(?m)^jobs per partition \(field 16\):$`,
 		`(?m)^ +partition 1 fs0 +12 +42\.9% +largest job 48 *$`,
@@ -52,11 +47,10 @@ func TestPartitionsCounted(t *testing.T) {
 			t.Errorf("text lacks %s:\n%s", re, text)
 		}
 	}
-	ps, _ := m["partitions"].(map[string]any)
-	by, _ := ps["by_partition"].([]any)
-	if len(by) != 5 || ps["one_pool_processors"] != 400.0 ||
-		!reflect.DeepEqual(by[0], map[string]any{"partition": 1.0, "name": "fs0", "jobs": 12.0, "largest_job": 48.0}) {
-		t.Errorf("-json partitions %v", m["partitions"])
+	out := clitest.Exec(run, "", "-json", p)
+	if ps := clitest.PartitionsOf(t, out.Stdout); ps == nil || len(ps.ByPartition) != 5 || ps.Pool != 400 ||
+		ps.ByPartition[0] != (cli.PartitionJobs{Number: 1, Name: "fs0", Jobs: 12, Largest: 48}) {
+		t.Errorf("-json partitions %+v", ps)
 	}
 }
 

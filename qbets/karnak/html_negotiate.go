@@ -64,16 +64,24 @@ func mediaFormat(mt string) string {
 // weight is the q parameter among a media range's parameters, in
 // thousandths (1000 when there is none), and whether the range is
 // valid: false for a weight that is not a qvalue, or a second weight.
-// The parameter's name is case-insensitive (RFC 9110 §5.6.6).
+// The parameter's name is case-insensitive (RFC 9110 §5.6.6). Whitespace
+// may stand around the ";" (OWS), not around the "=": RFC 9110 §5.6.6
+// says a parameter allows none there, and §12.4.2 writes the weight
+// `OWS ";" OWS "q=" qvalue`. So "q =0.5", "q= 0.5" and "q = 0.5" are
+// each a weight that is not a qvalue, and the range is ignored, all three
+// alike: "q =0.5" was read as a parameter named "q " (not a weight), and
+// its range stood at q=1, above the client's valid preferences, where
+// "q= 0.5" was ignored.
 func weight(params string) (int, bool) {
 	q, seen := 1000, false
 	for p := range strings.SplitSeq(params, ";") {
 		name, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-		if name != "q" && name != "Q" {
+		n := strings.TrimRight(name, " \t")
+		if n != "q" && n != "Q" {
 			continue
 		}
 		w, ok := qvalue(v)
-		if !ok || seen {
+		if !ok || seen || len(n) != len(name) {
 			return 0, false
 		}
 		q, seen = w, true

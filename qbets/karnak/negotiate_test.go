@@ -37,6 +37,16 @@ func TestNegotiateQValues(t *testing.T) {
 		{"application/json;q=0.5;q=0.9, text/html;q=0.6", "html"},
 		{"application/json;q=" + long + ", text/html;q=0.1", "html"},
 		{"application/json;q=NaN", "txt"},
+		// whitespace around "=": not a weight (RFC 9110 §5.6.6, §12.4.2),
+		// each alike; around ";" it is OWS
+		{"application/json;q =0.5, text/html;q=0.1", "html"},
+		{"application/json;q= 0.5, text/html;q=0.1", "html"},
+		{"application/json;q = 0.5, text/html;q=0.1", "html"},
+		{"application/json;Q\t=0.5, text/html;q=0.1", "html"},
+		{"application/json;q =0.5", "txt"},
+		{"application/json ; q=0.5, text/html;q=0.1", "json"},
+		{"application/json;\tq=0.5 , text/html;q=0.1", "json"},
+		{"application/json;level =1;q=0.5, text/html;q=0.1", "json"},
 	} {
 		if got := negotiate(c.accept); got != c.want {
 			t.Errorf("Accept %.80q: %s, want %s", c.accept, got, c.want)

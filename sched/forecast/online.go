@@ -2,7 +2,6 @@ package forecast
 
 import (
 	"cmp"
-	"container/list"
 	"context"
 	"fmt"
 	"math"
@@ -32,6 +31,24 @@ const maxQueueModels = 64
 // 679 users (CTC-SP2; CEA-Curie 582), of whom at most 265 have 200 jobs
 // (SDSC-BLUE), the Train a ladder needs before it is used.
 const maxUserModels = 512
+
+// maxUsers, maxQueues, maxQueueClasses and maxHourKeys bound Online's
+// histories of users (the wait of their last started job), of queues (the
+// waits of their last started jobs), of queue and size class (the last
+// wait) and of queue, size class and hour (the waits), for the reason of
+// maxUserModels: past them, a new key takes the entry of the one whose
+// last job started longest ago (lru). They are above what any archive log
+// has, so that no figure of the README changes: at most 679 users
+// (CTC-SP2), 30 queues (SDSC-Par), 90 queues and classes (SDSC-Par), 1,179
+// queues, classes and hours (SDSC-BLUE). A user's waiting jobs and
+// running processors need no bound: their entries go when they reach 0,
+// so they are at most the jobs Online holds.
+const (
+	maxUsers        = 4096
+	maxQueues       = 256
+	maxQueueClasses = 4096
+	maxHourKeys     = 8192
+)
 
 // avgStep is the weight of the newest job in the moving averages of the
 // recent waits and errors (a memory of about 20 jobs).
@@ -93,25 +110,24 @@ type Online struct {
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
-	queue   map[[2]int64]*ladder    // queue, size class → its own ladder; queue, −1 → the queue's
-	queues  int                     // the queues with ladders of their own (at most maxQueueModels)
-	user    map[int64]*list.Element // user → their element of users (at most maxUserModels)
-	users   list.List               // *userLadder, by their last started job, the most recent first
-	mix     [nThresholds]float64    // the averaged distribution function
-	use     []*ladder               // the ladders averaged for the job asked about
+	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
+	queues  int                  // the queues with ladders of their own (at most maxQueueModels)
+	user    *lru[int64, *ladder] // user → their ladder (maxUserModels), by their last job learnt from
+	mix     [nThresholds]float64 // the averaged distribution function
+	use     []*ladder            // the ladders averaged for the job asked about
 	snap    Snapshot
-	lastW   map[int]int64      // size class → wait of its last started job
-	userW   map[int64]int64    // user → wait of their last started job
-	userQ   map[int64]int      // user → their jobs waiting
-	userR   map[int64]int64    // user → their running processors
-	queueW  map[int64]*ring    // queue → the waits of its last started jobs
-	hourW   map[hourKey]*ring  // queue, size class, hour of day → the waits of its last started jobs
-	lastQC  map[[2]int64]int64 // queue, size class → the wait of its last started job
-	errAvg  float64            // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
-	waitAvg float64            // moving average of log(max(wait, floor)) of the started jobs
-	maxWait int64              // the longest wait of a started job (a cap on the answers)
-	nf      int                // the features the ladders use: nPlain, or nFeatures once a job with a Demand has arrived
-	byStart []swf.Job          // on a machine of nodes: the running jobs in start order
+	lastW   map[int]int64         // size class → wait of its last started job
+	userW   *lru[int64, int64]    // user → wait of their last started job (maxUsers)
+	userQ   map[int64]int         // user → their jobs waiting (none: absent)
+	userR   map[int64]int64       // user → their running processors (none: absent)
+	queueW  *lru[int64, ring]     // queue → the waits of its last started jobs (maxQueues)
+	hourW   *lru[hourKey, ring]   // queue, size class, hour of day → the waits of its last started jobs (maxHourKeys)
+	lastQC  *lru[[2]int64, int64] // queue, size class → the wait of its last started job (maxQueueClasses)
+	errAvg  float64               // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
+	waitAvg float64               // moving average of log(max(wait, floor)) of the started jobs
+	maxWait int64                 // the longest wait of a started job (a cap on the answers)
+	nf      int                   // the features the ladders use: nPlain, or nFeatures once a job with a Demand has arrived
+	byStart []swf.Job             // on a machine of nodes: the running jobs in start order
 	x       [nFeatures]float64
 }
 
@@ -145,10 +161,11 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	}
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
-		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
-		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
+		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: newLRU[int64, int64](maxUsers), pending: make(map[int64]asked),
+		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: newLRU[int64, ring](maxQueues),
+		hourW: newLRU[hourKey, ring](maxHourKeys), lastQC: newLRU[[2]int64, int64](maxQueueClasses),
 		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
-		user: make(map[int64]*list.Element),
+		user: newLRU[int64, *ladder](maxUserModels),
 	}, nil
 }
 
@@ -161,10 +178,10 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.grow()
 		}
 		o.waiting = append(o.waiting, *j)
-		o.userQ[j.User]++
+		addTo(o.userQ, j.User, 1)
 	case replay.Start:
 		if o.removeWaiting(j.ID) {
-			o.userQ[j.User]--
+			addTo(o.userQ, j.User, -1)
 		}
 		// A job with no size holds no processors: kept out of the
 		// running jobs, it is in no snapshot (one would be a bad one);
@@ -177,25 +194,16 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			// near 2^63 wrapped the end below now, "ends in a minute".)
 			st := j.Submit + j.Wait
 			o.runEnd = append(o.runEnd, runEnd{st + min(o.f.runtime(j, e, st), sanitize.MaxTime), st + min(max(e, 0), sanitize.MaxTime)})
-			o.userR[j.User] += heldSize(j)
+			addTo(o.userR, j.User, heldSize(j))
 		}
-		r := o.queueW[j.Queue]
-		if r == nil {
-			r = &ring{}
-			o.queueW[j.Queue] = r
-		}
-		r.add(j.Wait)
-		k := keyAt(j, j.Submit)
-		h := o.hourW[k]
-		if h == nil {
-			h = &ring{size: hourWindow}
-			o.hourW[k] = h
-		}
-		h.add(j.Wait)
+		useRing(o.queueW, j.Queue, 0).add(j.Wait)
+		useRing(o.hourW, keyAt(j, j.Submit), hourWindow).add(j.Wait)
 		o.naive.add(j.Size(), j.Wait)
 		o.lastW[sizeClass(j.Size())] = j.Wait
-		o.lastQC[[2]int64{j.Queue, int64(sizeClass(j.Size()))}] = j.Wait
-		o.userW[j.User] = j.Wait
+		w, _ := o.lastQC.use([2]int64{j.Queue, int64(sizeClass(j.Size()))})
+		*w = j.Wait
+		w, _ = o.userW.use(j.User)
+		*w = j.Wait
 		if a, ok := o.pending[j.ID]; ok {
 			delete(o.pending, j.ID)
 			o.learn(j, a)
@@ -212,7 +220,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.running = o.running[:last]
 			o.runEnd = o.runEnd[:last]
 			delete(o.runAt, j.ID)
-			o.userR[j.User] -= heldSize(j)
+			addTo(o.userR, j.User, -heldSize(j))
 		}
 		o.f.Terminated(j, j.Submit+j.Wait+j.RunTime)
 	}
@@ -230,9 +238,7 @@ func (o *Online) grow() {
 	for _, m := range o.queue {
 		m.m.grow(o.nf)
 	}
-	for _, e := range o.user {
-		e.Value.(*userLadder).l.m.grow(o.nf)
-	}
+	o.user.all(func(l **ladder) { (*l).m.grow(o.nf) })
 }
 
 // removeWaiting drops the job from the waiting list and reports whether
@@ -326,8 +332,8 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	if q := o.queue[[2]int64{j.Queue, int64(sizeClass(j.Size()))}]; q != nil && q.seen >= o.cfg.Train && q.seen != m.seen {
 		use = append(use, q, o.queue[[2]int64{j.Queue, -1}]) // (the queue's has learnt from at least q's jobs)
 	}
-	if e := o.user[j.User]; e != nil && e.Value.(*userLadder).l.seen >= o.cfg.Train {
-		use = append(use, e.Value.(*userLadder).l)
+	if l := o.user.get(j.User); l != nil && (*l).seen >= o.cfg.Train {
+		use = append(use, *l)
 	}
 	o.use = use
 	if len(use) == 1 {
@@ -416,15 +422,10 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	}
 	x[10] = math.Log(float64(lw) + floor)
 	x[11] = math.Log(float64(o.snap.Now-o.waiting[0].Submit) + floor)
-	uw, ok := o.userW[j.User]
-	if j.User < 0 {
-		ok = false
-	}
+	uw := int64(naive)
 	x[12] = 0
-	if ok {
-		x[12] = 1
-	} else {
-		uw = int64(naive)
+	if w := o.userW.get(j.User); w != nil && j.User >= 0 {
+		x[12], uw = 1, *w
 	}
 	x[13] = math.Log(float64(uw) + floor)
 	x[14] = o.errAvg
@@ -435,7 +436,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 		x[17] = math.Log1p(float64(max(o.userR[j.User], 0)))
 	}
 	x[18] = x[2]
-	if r := o.queueW[j.Queue]; r != nil && len(r.w) > 0 {
+	if r := o.queueW.get(j.Queue); r != nil && len(r.w) > 0 {
 		x[18] = math.Log(o.naive.medianOf(r) + floor)
 	}
 	// Queues open and close by the clock (night production queues,
@@ -443,7 +444,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	// jobs of the same queue and size asked about at the same hour of
 	// earlier days.
 	x[19] = x[2]
-	if r := o.hourW[keyAt(j, o.snap.Now)]; r != nil && len(r.w) > 0 {
+	if r := o.hourW.get(keyAt(j, o.snap.Now)); r != nil && len(r.w) > 0 {
 		x[19] = math.Log(o.naive.medianOf(r) + floor)
 	}
 	// A scheduler that keeps an order per queue (or partition): the jobs
@@ -454,8 +455,8 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	x[21] = math.Log1p(float64(sameQC))
 	x[22] = math.Log(float64(max(oldest, 0)) + floor)
 	x[23] = x[10]
-	if w, ok := o.lastQC[[2]int64{j.Queue, int64(k)}]; ok {
-		x[23] = math.Log(float64(w) + floor)
+	if w := o.lastQC.get([2]int64{j.Queue, int64(k)}); w != nil {
+		x[23] = math.Log(float64(*w) + floor)
 	}
 	// A partitioned machine runs each size in its own partitions: the
 	// running jobs of the job's size class, and how soon the first of
@@ -555,35 +556,41 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	}
 }
 
-// userLadder is a user's ladder in Online.users.
-type userLadder struct {
-	id int64
-	l  *ladder
-}
-
 // userLadderOf returns the ladder of the user, whose job has just started,
-// moved to the front of o.users. A new user past maxUserModels takes the
-// ladder of the user at the back, whose last job started longest ago,
+// moved to the front of o.user. A new user past maxUserModels takes the
+// ladder of the user whose last job learnt from started longest ago,
 // emptied: in constant time, and a log that numbers a user per job
 // allocates no ladder per job.
 func (o *Online) userLadderOf(id int64) *ladder {
-	e := o.user[id]
+	l, fresh := o.user.use(id)
 	switch {
-	case e != nil:
-		o.users.MoveToFront(e)
-	case len(o.user) < maxUserModels:
-		e = o.users.PushFront(&userLadder{id, newLadder(o.cfg.Forget, o.nf)})
-		o.user[id] = e
-	default:
-		e = o.users.Back()
-		u := e.Value.(*userLadder)
-		delete(o.user, u.id)
-		u.id = id
-		u.l.reset()
-		o.users.MoveToFront(e)
-		o.user[id] = e
+	case fresh && *l == nil:
+		*l = newLadder(o.cfg.Forget, o.nf)
+	case fresh:
+		(*l).reset()
 	}
-	return e.Value.(*userLadder).l
+	return *l
+}
+
+// useRing returns key's ring of waits in c, emptied when it is new to the
+// key (its array kept); size is ring.size.
+func useRing[K comparable](c *lru[K, ring], key K, size int) *ring {
+	r, fresh := c.use(key)
+	if fresh {
+		*r = ring{w: r.w[:0], size: size}
+	}
+	return r
+}
+
+// addTo adds d to m[k], deleting the entry at 0: a user's count of
+// waiting jobs or running processors, absent for a user with none, so
+// that the map holds the users with jobs in Online, not every user seen.
+func addTo[V int | int64](m map[int64]V, k int64, d V) {
+	if v := m[k] + d; v != 0 {
+		m[k] = v
+	} else {
+		delete(m, k)
+	}
 }
 
 func point(w float64) replay.Prediction {

@@ -1,6 +1,7 @@
 package forecast
 
 import (
+	"container/list"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -60,8 +61,8 @@ func TestOnlineUserLadders(t *testing.T) {
 		n++
 	}
 	t.Logf("within ×2: %d of %d", ok, n)
-	if len(o.user) != 2 {
-		t.Errorf("%d users' ladders, want 2", len(o.user))
+	if o.user.len() != 2 {
+		t.Errorf("%d users' ladders, want 2", o.user.len())
 	}
 	if float64(ok) < 0.9*float64(n) {
 		t.Errorf("within ×2 for %d of %d jobs, want at least 90%%", ok, n)
@@ -83,8 +84,8 @@ func TestOnlineUserCap(t *testing.T) {
 	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
 		t.Fatal(err)
 	}
-	if len(o.user) != 0 {
-		t.Fatalf("jobs without a user: %d users' ladders", len(o.user))
+	if o.user.len() != 0 {
+		t.Fatalf("jobs without a user: %d users' ladders", o.user.len())
 	}
 	for i := range jobs {
 		jobs[i].User = jobs[i].ID
@@ -96,8 +97,8 @@ func TestOnlineUserCap(t *testing.T) {
 	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
 		t.Fatal(err)
 	}
-	if len(o.user) != maxUserModels || o.users.Len() != maxUserModels {
-		t.Fatalf("%d users' ladders (%d listed), want %d of %d", len(o.user), o.users.Len(), maxUserModels, len(jobs))
+	if o.user.len() != maxUserModels || o.user.l.Len() != maxUserModels {
+		t.Fatalf("%d users' ladders (%d listed), want %d of %d", o.user.len(), o.user.l.Len(), maxUserModels, len(jobs))
 	}
 }
 
@@ -123,26 +124,27 @@ func TestOnlineUserEviction(t *testing.T) {
 	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
 		t.Fatal(err)
 	}
-	if len(o.user) != maxUserModels || o.users.Len() != maxUserModels {
-		t.Fatalf("%d users' ladders (%d listed), want %d", len(o.user), o.users.Len(), maxUserModels)
+	if o.user.len() != maxUserModels || o.user.l.Len() != maxUserModels {
+		t.Fatalf("%d users' ladders (%d listed), want %d", o.user.len(), o.user.l.Len(), maxUserModels)
 	}
 	// (The replay ends at the last arrival: the last job's start is not
 	// seen.)
-	if e := o.user[5000]; e == nil || e.Value.(*userLadder).l.seen != 299 {
-		t.Fatalf("the newest user's ladder: %v, want one learnt from 299 of their 300 jobs", e != nil)
+	if l := o.user.get(5000); l == nil || (*l).seen != 299 {
+		t.Fatalf("the newest user's ladder: %v, want one learnt from 299 of their 300 jobs", l != nil)
 	}
 	// The first 100 jobs are the replay's training, never asked about:
 	// users 101…700 were learnt from, and the 89 who started first of
 	// them (101…189) made room for 190…700 and 5000.
 	for _, u := range []int64{101, 189} {
-		if o.user[u] != nil {
+		if o.user.get(u) != nil {
 			t.Errorf("user %d, the least recent, kept their ladder", u)
 		}
 	}
-	if o.user[190] == nil || o.user[700] == nil {
+	if o.user.get(190) == nil || o.user.get(700) == nil {
 		t.Errorf("users 190 and 700 lost their ladders")
 	}
-	if f, b := o.users.Front().Value.(*userLadder).id, o.users.Back().Value.(*userLadder).id; f != 5000 || b != 190 {
+	key := func(e *list.Element) int64 { return e.Value.(*lruEntry[int64, *ladder]).key }
+	if f, b := key(o.user.l.Front()), key(o.user.l.Back()); f != 5000 || b != 190 {
 		t.Errorf("users by their last start: %d first, %d last, want 5000 and 190", f, b)
 	}
 }

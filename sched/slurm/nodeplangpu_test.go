@@ -241,11 +241,15 @@ func TestNodePlanGPUsFollowMachine(t *testing.T) {
 		if _, err := p.Run(context.Background(), jobs); err != nil {
 			rt.Fatal(err)
 		}
+		drift, refused, ok := p.PlanMisses()
+		if ok != (p.ns != nil) {
+			rt.Fatalf("PlanMisses says the named-node plan ran: %v; it did: %v", ok, p.ns != nil)
+		}
 		if p.ns == nil {
 			return // one node: no named-node plan
 		}
-		if p.ns.drift != 0 || p.ns.refused != 0 {
-			rt.Fatalf("%d cycles found the plan's GPUs other than the machine's; %d starts the plan found room for refused", p.ns.drift, p.ns.refused)
+		if drift != 0 || refused != 0 || drift != p.ns.drift || refused != p.ns.refused {
+			rt.Fatalf("%d cycles found the plan's GPUs other than the machine's; %d starts the plan found room for refused (the plan's counts: %d, %d)", drift, refused, p.ns.drift, p.ns.refused)
 		}
 		if len(p.ns.held) != 0 || slices.ContainsFunc(p.ns.gpuUse, func(u int32) bool { return u != 0 }) {
 			rt.Fatalf("after the run the plan still holds %d jobs' records, GPUs %v", len(p.ns.held), p.ns.gpuUse)

@@ -250,6 +250,23 @@ func (p *Policy) partOf(j *swf.Job) int {
 // (sanitize.MaxTime) but would be killed past it.
 func (p *Policy) Unrunnable() map[string]int { return maps.Clone(p.unrunnable) }
 
+// PlanMisses tells, after Run, whether backfill planned on named nodes
+// (ok: Config.NamedNodes on a machine of more than one node, every
+// partition over all of its nodes; false before Run, drift and refused
+// then 0) and how often that plan parted from the machine: drift counts
+// the cycles whose GPUs in use differed from the machine's (the cycle
+// planned on the pool of CPUs instead), refused the starts the plan found
+// room for that the machine refused (planned a second later). Both stay 0
+// while the plan chooses a job's GPUs as the machine does; a run with
+// either planned those jobs less exactly than Slurm's backfill, and its
+// user should know.
+func (p *Policy) PlanMisses() (drift, refused int, ok bool) {
+	if p.ns == nil {
+		return 0, 0, false
+	}
+	return p.ns.drift, p.ns.refused, true
+}
+
 // runObserver tells the policy of Run's submissions and ends as they
 // happen.
 type runObserver struct{ p *Policy }

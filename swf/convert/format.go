@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/batchq/batchq/internal/textcheck"
 	"github.com/batchq/batchq/internal/utf16text"
 )
 
@@ -27,7 +28,11 @@ type FormatError struct {
 	// tables GPUTrace reads), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
 	// another kind), "utf-16" (UTF-16 text: its byte-order mark, or a NUL
-	// beside every other byte of the first line), "cr"
+	// beside every other byte of the first line), "binary" (a first line
+	// of bytes that text has not, control bytes or NULs, or a PNG's, a
+	// PDF's, a GIF's or an SQLite database's signature; Windows-1252 text,
+	// 0x80–0x9f included, is text),
+	// "cr"
 	// (text whose lines end in CR alone); ""
 	// when none.
 	Saw string `json:"saw,omitempty"`
@@ -89,6 +94,7 @@ var formatNames = map[string]string{
 	"helios":                 "a SenseTime Helios job table (cluster_log.csv)",
 	"acme":                   "a Shanghai AI Lab Acme job table (trace_seren.csv, trace_kalos.csv)",
 	"philly":                 "a Microsoft Philly job log (cluster_job_log)",
+	"binary":                 "binary data, not text (is it the right file?)",
 	"cr":                     "text with lines ended by CR alone (classic Mac OS), read as one line; make them LF first: tr '\\r' '\\n'",
 	"utf-16":                 "UTF-16 text (byte-order mark FF FE or FE FF, or without one a NUL beside every other byte, as an editor or Windows PowerShell's > saves it; make it UTF-8 first: iconv -f UTF-16 -t UTF-8)",
 }
@@ -150,6 +156,11 @@ func sniff(head []byte) (format string, line int, sample string) {
 				// nodes file was "not a node list", a sacct file one
 				// without JobID.
 				return "utf-16", line, sample
+			}
+			if textcheck.FirstLine(string(t)) {
+				// Binary data (a PNG, a zip, a PDF given by mistake):
+				// every record malformed, "a damaged one?".
+				return "binary", line, sample
 			}
 			if rest == nil && t[0] != '{' && t[0] != '[' && bytes.IndexByte(t, '\r') >= 0 {
 				// Lines ended by CR alone, in the last line of the head:

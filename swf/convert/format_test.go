@@ -50,9 +50,52 @@ func TestSniff(t *testing.T) {
 		{`{"jobs": [{"time": {"submission": 5}}]}`, "sacct-json"},
 		{`{"jobs": []}`, "json"},
 		{"hello world\n", ""},
+		// binary files: a PNG's first line is letters but 0x89, a GIF's
+		// and a PDF's their signatures (every record was "malformed",
+		// "a damaged one?"); UTF-8 text is not binary
+		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"},
+		{"GIF89a\n\x00\n\x00", "binary"},
+		{"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", "binary"},
+		{"PK\x03\x04\x14\x00", "binary"},
+		{"JobID|State|Submit\n1|jos\xc3\xa9|\xe2\x80\x9cx\xe2\x80\x9d\n", "sacct"},
+		{"\xe2\x80\x9cJos\xc3\xa9\xe2\x80\x9d caf\xe9\n", ""},
+		// Windows-1252 text (curly quotes 0x93, 0x94; a dash 0x96) is
+		// text, not binary: a PBS or jobcomp log with one in its first
+		// record was refused as binary
+		{"03/01/2024 08:00:00;Q;1.s;queue=batch jobname=\x93relax\x94\n", "pbs"},
+		{"JobId=1 UserId=a(1) Name=\x93x\x94 \x96 JobState=COMPLETED\n", "jobcomp"},
+		{"\x93notes\x94 \x80\n", ""},
 	} {
 		if got, _, _ := sniff([]byte(c.in)); got != c.want {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// A log in Windows-1252 (a curly quote, 0x93 and 0x94, in a job name of
+// its first record) is converted as its format, not refused as binary
+// data: 0x80–0x9f are characters in it.
+func TestWindows1252NotBinary(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		conv func(*bytes.Reader) (*Result, error)
+	}{
+		{"testdata/pbs-torque.log", func(r *bytes.Reader) (*Result, error) { return PBS(r, Options{}) }},
+		{"testdata/jobcomp.txt", func(r *bytes.Reader) (*Result, error) { return Jobcomp(r, Options{}) }},
+	} {
+		data, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := c.conv(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.IndexByte(data, '\n')
+		cp := append(append(append([]byte{}, data[:i]...), " \x93x\x94"...), data[i:]...)
+		got, err := c.conv(bytes.NewReader(cp))
+		if err != nil || len(got.Jobs) != len(want.Jobs) {
+			t.Errorf("%s with a Windows-1252 curly quote in its first record: %v; want its %d jobs", c.path, err, len(want.Jobs))
 		}
 	}
 }

@@ -42,19 +42,36 @@ func TestBinaryNotText(t *testing.T) {
 	}
 }
 
-func TestBinary(t *testing.T) {
-	for v, want := range map[string]bool{
-		"\x01\x00\x02\x00": true,  // little-endian numbers
-		"\x00\x00\x00\x00": true,  // a zero-filled block
-		"1\x00 \x00":       false, // UTF-16 text
-		"12\t34\r":         false,
-		"abc":              false,
-		"a\x1b[0m":         true, // an escape (a control byte)
-		"\x7f":             true,
-		"":                 false,
-	} {
-		if got := Binary(v); got != want {
-			t.Errorf("Binary(%q) = %v, want %v", v, got, want)
+// A binary file whose first line is letters but its first bytes (a PNG's
+// 0x89, a GIF's or a PDF's signature) is told as not text by every
+// reader of a log, with or without -lenient, and as -nodes; they drew
+// the hint to skip it (-lenient), which cannot make it a log. A text
+// file's malformed first line keeps the hint.
+func TestBinarySignatureNotText(t *testing.T) {
+	dir := t.TempDir()
+	for name, head := range map[string]string{"png": "\x89PNG\r\n", "gif": "GIF89a\n", "pdf": "%PDF-1.4\n", "text": "abc\n"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(head+strings.Repeat("IHDR obj data\n", 3)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		binary := name != "text"
+		says := func(what string, err error, hint bool) {
+			t.Helper()
+			if err == nil || strings.Contains(err.Error(), "binary data, not a text") != binary || strings.Contains(err.Error(), "-lenient skips") != hint {
+				t.Errorf("%s: %s: %v; want binary data said %v, the -lenient hint %v", name, what, err, binary, hint)
+			}
+		}
+		_, _, _, err := ReadLog(p)
+		says("ReadLog", err, false)
+		_, _, _, _, err = ReadLogLenient(p, false)
+		says("strict", err, !binary)
+		_, _, _, _, err = ReadLogLenient(p, true)
+		says("lenient", err, false)
+		if name == "png" {
+			_, _, err = ReadNodes(p, false)
+			if err == nil || !strings.Contains(err.Error(), "binary data, not a text node list") {
+				t.Errorf("-nodes: %v, want binary data, not a text node list", err)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/batchq/batchq/internal/textcheck"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
 )
@@ -33,7 +34,7 @@ func ReadNodes(path string, lenient bool) ([]swf.Node, convert.Report, error) {
 	case errors.As(err, &fe) && (fe.Saw == "alibaba" || fe.Saw == "swf"):
 		return nil, rep, fmt.Errorf("-nodes %s: a trace, not a node list (line %d: %q); give it as TRACE, and as -nodes an Alibaba node list or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",
 			path, fe.Line, fe.Sample)
-	case errors.As(err, &fe) && Binary(fe.Sample):
+	case errors.As(err, &fe) && (fe.Saw == "binary" || textcheck.Binary(fe.Sample)):
 		// (a little-endian one, a NUL beside every other byte, drew
 		// the iconv advice of UTF-16 text)
 		return nil, rep, fmt.Errorf("-nodes %s: binary data, not a text node list (line %d: %q); want an Alibaba node list (sn,cpu_milli,memory_mib,gpu,model) or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/batchq/batchq/internal/textcheck"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -17,6 +18,10 @@ import (
 // from the reader).
 func ReadLog(path string) (*swf.Header, []swf.Job, int64, error) {
 	h, jobs, _, zeros, err := readLog(path, false)
+	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) && notTextLine(pe) {
+		// (a command without -lenient: the note alone, not its hint)
+		err = fmt.Errorf("%w: %s", err, notText)
+	}
 	return h, jobs, zeros, err
 }
 
@@ -64,7 +69,7 @@ func readLog(path string, lenient bool) (*swf.Header, []swf.Job, swf.Stats, int6
 // lines a lenient read would skip only to fail at its end) is as it is.
 func LenientHint(err error) error {
 	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) {
-		if Binary(pe.Value) {
+		if notTextLine(pe) {
 			return fmt.Errorf("%w: %s", err, notText)
 		}
 		return fmt.Errorf("%w (-lenient skips malformed lines, counted and reported)", err)
@@ -73,27 +78,19 @@ func LenientHint(err error) error {
 }
 
 // notText is what an error adds when the malformed line is binary data
-// (Binary): skipping it (-lenient) or making it UTF-8 (iconv, which a
+// (textcheck.Binary): skipping it (-lenient) or making it UTF-8 (iconv, which a
 // little-endian file's NULs beside every other byte had drawn) cannot
 // make it a log.
 const notText = "binary data, not a text log (SWF is text: a job line is 18 numbers); is it the right file?"
 
-// Binary reports whether v, text read as an SWF line or field, holds
-// bytes that text does not: a control byte (not tab, line feed, vertical
-// tab, form feed or carriage return) or two NULs in a row. UTF-16 text,
-// whose NULs stand one beside each ASCII character, has neither; binary
-// numbers (1, 2, 3 in 16 bits: "\x01\x00\x02\x00\x03\x00") or a
-// zero-filled block has.
-func Binary(v string) bool {
-	for i := 0; i < len(v); i++ {
-		switch b := v[i]; {
-		case b == 0 && i+1 < len(v) && v[i+1] == 0:
-			return true
-		case b != 0 && b < 0x20 && (b < '\t' || b > '\r'), b == 0x7f:
-			return true
-		}
+// notTextLine reports whether the malformed line of pe is not text: its
+// value is binary (textcheck.Binary), or, the file's first field, opens
+// as a binary file does (textcheck.FirstLine).
+func notTextLine(pe *swf.ParseError) bool {
+	if pe.Line == 1 && pe.Field == 1 {
+		return textcheck.FirstLine(pe.Value)
 	}
-	return false
+	return textcheck.Binary(pe.Value)
 }
 
 // NoJobLines is the error for a log of name without a job line: with
@@ -106,7 +103,7 @@ func NoJobLines(name string, st swf.Stats) error {
 	err := fmt.Errorf("%s: no job line could be read: %d malformed lines skipped (-lenient)", name, st.Skipped)
 	if len(st.Errors) > 0 {
 		err = fmt.Errorf("%w; first: %v", err, st.Errors[0])
-		if pe := (*swf.ParseError)(nil); errors.As(st.Errors[0], &pe) && Binary(pe.Value) {
+		if pe := (*swf.ParseError)(nil); errors.As(st.Errors[0], &pe) && notTextLine(pe) {
 			err = fmt.Errorf("%w: %s", err, notText)
 		}
 	}

@@ -1,8 +1,14 @@
 package clitest
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli"
 )
 
 // DAS2Like is a log of five clusters of different sizes in one file, as
@@ -34,4 +40,30 @@ func DAS2Like(rounds int, withWait bool) string {
 		}
 	}
 	return b.String()
+}
+
+// DAS2File writes DAS2Like(rounds, withWait) to a file in a new
+// temporary directory and returns its path: the log the commands'
+// partition tests read (forecast, replay, simulate, swfstat).
+func DAS2File(t testing.TB, rounds int, withWait bool) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), fmt.Sprintf("das2-%d-%v.swf", rounds, withWait))
+	if err := os.WriteFile(p, []byte(DAS2Like(rounds, withWait)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// PartitionsOf is the "partitions" object of a command's -json output
+// (cli.Partitions; its first JSON value, forecast printing one a line),
+// nil when it has none.
+func PartitionsOf(t testing.TB, out string) *cli.Partitions {
+	t.Helper()
+	var r struct {
+		P *cli.Partitions `json:"partitions"`
+	}
+	if err := json.NewDecoder(strings.NewReader(out)).Decode(&r); err != nil {
+		t.Fatalf("-json: %v\n%s", err, out)
+	}
+	return r.P
 }
