@@ -271,54 +271,34 @@ func classify(c *checked, starts []int64, bfInterval int64) diagnosis {
 		d.rootsCause[root[i]]++
 		d.rootOf[i] = root[i]
 	}
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			ri, rj := c.real[i], c.real[j]
-			if ri.Start == rj.Start || max(ri.Submit, rj.Submit) >= min(ri.Start, rj.Start) {
-				continue
-			}
-			d.pairs++
-			a, b := i, j // Slurm started a first
-			if rj.Start < ri.Start {
-				a, b = j, i
-			}
-			w := 0.0
-			switch {
-			case starts[a] == starts[b]:
-				w = 0.5
-			case starts[a] > starts[b]:
-				w = 1
-			default:
-				continue
-			}
-			d.out += w
-			var why string
-			switch {
-			case apart(a) && apart(b):
-				why = root[a]
-				if moment(b) < moment(a) {
-					why = root[b]
-				}
-			case apart(a):
-				why = root[a]
-			case apart(b):
+	d.pairs = eachOutOfOrder(c, starts, func(a, b int, w float64) {
+		d.out += w
+		var why string
+		switch {
+		case apart(a) && apart(b):
+			why = root[a]
+			if moment(b) < moment(a) {
 				why = root[b]
-			case real[b]-real[a] <= 2:
-				why = causeTick
-			default:
-				t := min(starts[b], real[a])
-				switch pa, pb := sp.at(a, t), sp.at(b, t); {
-				case pb > pa:
-					why = causeLocalPrio
-				case pa > pb:
-					why = causeLocalBF
-				default:
-					why = causeLocalTie
-				}
 			}
-			d.pairCause[why] += w
+		case apart(a):
+			why = root[a]
+		case apart(b):
+			why = root[b]
+		case real[b]-real[a] <= 2:
+			why = causeTick
+		default:
+			t := min(starts[b], real[a])
+			switch pa, pb := sp.at(a, t), sp.at(b, t); {
+			case pb > pa:
+				why = causeLocalPrio
+			case pa > pb:
+				why = causeLocalBF
+			default:
+				why = causeLocalTie
+			}
 		}
-	}
+		d.pairCause[why] += w
+	})
 	return d
 }
 

@@ -24,6 +24,28 @@ type outOfOrder struct {
 
 func pairsOutOfOrder(c *checked, starts []int64, bfInterval int64) outOfOrder {
 	o := outOfOrder{bfInterval: bfInterval}
+	o.pairs = eachOutOfOrder(c, starts, func(a, b int, w float64) {
+		o.out += w
+		switch gap := c.real[b].Start - c.real[a].Start; {
+		case gap <= 2:
+			o.near += w
+		case gap <= bfInterval:
+			o.mid += w
+		default:
+			o.far += w
+		}
+		if abs(starts[a]-c.real[a].Start) > bfInterval || abs(starts[b]-c.real[b].Start) > bfInterval {
+			o.parted += w
+		}
+	})
+	return o
+}
+
+// eachOutOfOrder calls f for each competing pair (score's: both jobs
+// submitted before either started, Slurm's starts apart) that starts
+// puts out of Slurm's order, a the job Slurm started first, w 1 or one
+// half for a tie; it returns the number of competing pairs.
+func eachOutOfOrder(c *checked, starts []int64, f func(a, b int, w float64)) (pairs int) {
 	n := len(c.real)
 	for i := range n {
 		for j := i + 1; j < n; j++ {
@@ -31,35 +53,20 @@ func pairsOutOfOrder(c *checked, starts []int64, bfInterval int64) outOfOrder {
 			if ri.Start == rj.Start || max(ri.Submit, rj.Submit) >= min(ri.Start, rj.Start) {
 				continue
 			}
-			o.pairs++
-			a, b := i, j // Slurm started a first
+			pairs++
+			a, b := i, j
 			if rj.Start < ri.Start {
 				a, b = j, i
 			}
-			w := 0.0
 			switch {
 			case starts[a] == starts[b]:
-				w = 0.5
+				f(a, b, 0.5)
 			case starts[a] > starts[b]:
-				w = 1
-			default:
-				continue
-			}
-			o.out += w
-			switch gap := c.real[b].Start - c.real[a].Start; {
-			case gap <= 2:
-				o.near += w
-			case gap <= bfInterval:
-				o.mid += w
-			default:
-				o.far += w
-			}
-			if abs(starts[a]-c.real[a].Start) > bfInterval || abs(starts[b]-c.real[b].Start) > bfInterval {
-				o.parted += w
+				f(a, b, 1)
 			}
 		}
 	}
-	return o
+	return pairs
 }
 
 // local is the share of the competing pairs out of order whose jobs
