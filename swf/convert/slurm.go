@@ -101,6 +101,7 @@ func applyState(r *record, s string) {
 // cancelled job's equal to its end aside: such a job used to lose its
 // wait and run time as "ended without starting".
 func finishSlurm(r *record) {
+	startFromElapsed(r)
 	cancelledPending := r.status == swf.StatusCancelled && r.end == r.start
 	r.started = r.start >= 0 && (r.alloc > 0 || r.allocUnread && !cancelledPending)
 	if !r.started {
@@ -168,4 +169,32 @@ func tresValue(tres, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// startFromElapsed takes the start of a job that ran but whose start is
+// unknown or unreadable (sacct's Start "Unknown" or a bad date, sacct
+// --json's time.start 0) from its end less its elapsed time, as the PBS
+// reader takes end - resources_used.walltime, noted. Such a job was
+// "ended without starting", its wait and run time -1 though both times
+// that give them were read. Its state must say it ran (completed or
+// failed, or cancelled after an elapsed time above 0), and an elapsed
+// time of 0 counts only with processors allocated: a job ended while
+// pending has Elapsed 0 and no CPUs. A start falling before the submit
+// is kept and noted "start before submit", as any; one before 1990 is
+// left unknown.
+func startFromElapsed(r *record) {
+	if r.skip != "" || r.start >= 0 || r.end < 0 || r.elapsed < 0 || r.elapsed > r.end {
+		return
+	}
+	switch {
+	case r.status == swf.StatusCancelled && r.elapsed == 0,
+		r.status != swf.StatusCompleted && r.status != swf.StatusFailed && r.status != swf.StatusCancelled,
+		r.elapsed == 0 && r.alloc <= 0:
+		return
+	}
+	if checkTime(r.end-r.elapsed) != nil {
+		return
+	}
+	r.start = r.end - r.elapsed
+	r.note(noteStartElapsed)
 }
