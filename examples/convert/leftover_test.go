@@ -20,6 +20,11 @@ func TestLeftoverReasons(t *testing.T) {
 		// A COMPLETED job whose Start is unknown: its start is End - Elapsed.
 		{"sacct", "JobID|State|Submit|Start|End|ElapsedRaw|AllocCPUS\n1|COMPLETED|1704067200|Unknown|1704067800|500|2\n",
 			"anomalies", "start from end - Elapsed", 1},
+		// A D record before the E record, the Q and S records not in the log:
+		// one job, cancelled while running (was "no submit time" and a job
+		// "job id reused").
+		{"pbs", "04/01/2024 10:50:00;D;7.srv;requestor=u@h\n04/01/2024 10:50:05;E;7.srv;user=u ctime=1711968000 " +
+			"start=1711968300 end=1711968605 exec_host=n1/0 Exit_status=271\n", "anomalies", "cancelled while running", 1},
 	} {
 		out := filepath.Join(t.TempDir(), "o.swf")
 		code, _, stderr := runCmd(t, c.in, "-from", c.from, "-", "-o", out)
