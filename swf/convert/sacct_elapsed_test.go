@@ -13,7 +13,9 @@ import (
 // so; job 4's Elapsed puts the start 100 s before its submit, kept and
 // noted "start before submit" (wait -1). A job cancelled while pending
 // (5, Elapsed 0) and one with Elapsed 0 and no CPUs (6) never started;
-// nor a job without Elapsed (7).
+// nor a job without Elapsed (7), nor one with Elapsed 0 and CPUs (8):
+// slurmdbd gives a job whose start is 0 ("Unknown") an Elapsed of 0,
+// whatever it ran, so its start is not its end (it was, run time 0).
 func TestSacctStartFromElapsed(t *testing.T) {
 	in := "JobID|State|Submit|Start|End|ElapsedRaw|AllocCPUS\n" +
 		"1|COMPLETED|1704067200|Unknown|1704067800|500|2\n" +
@@ -22,13 +24,14 @@ func TestSacctStartFromElapsed(t *testing.T) {
 		"4|COMPLETED|1704067200|Unknown|1704067800|700|2\n" +
 		"5|CANCELLED|1704067200|Unknown|1704067800|0|0\n" +
 		"6|COMPLETED|1704067200|Unknown|1704067800|0|0\n" +
-		"7|COMPLETED|1704067200|Unknown|1704067800||2\n"
+		"7|COMPLETED|1704067200|Unknown|1704067800||2\n" +
+		"8|COMPLETED|1704067200|Unknown|1704067800|0|2\n"
 	res, err := Sacct(strings.NewReader(in), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	type got struct{ wait, run, alloc int64 }
-	want := []got{{100, 500, 2}, {0, 600, 2}, {300, 300, 2}, {-1, 700, 2}, {-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}
+	want := []got{{100, 500, 2}, {0, 600, 2}, {300, 300, 2}, {-1, 700, 2}, {-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}
 	if len(res.Jobs) != len(want) {
 		t.Fatalf("%d jobs, want %d", len(res.Jobs), len(want))
 	}
@@ -38,7 +41,7 @@ func TestSacctStartFromElapsed(t *testing.T) {
 		}
 	}
 	checkCounts(t, "anomalies", res.Report.Anomalies, map[string]int{noteStartElapsed: 4, noteStartBefore: 1,
-		noteNeverStarted: 2, noteTimeout: 1, "unreadable Start": 1})
+		noteNeverStarted: 3, noteTimeout: 1, "unreadable Start": 1})
 }
 
 // sacct --json's twin: time.start 0 (unset) or unreadable with time.end
@@ -54,13 +57,14 @@ func TestSacctJSONStartFromElapsed(t *testing.T) {
 		job(2, "FAILED", 3600, 600),
 		job(3, "COMPLETED", 0, 700),
 		job(4, "CANCELLED", 0, 0),
+		job(5, "COMPLETED", 0, 0),
 	}, ",") + `]}`
 	res, err := SacctJSON(strings.NewReader(in), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	type got struct{ wait, run int64 }
-	want := []got{{100, 500}, {0, 600}, {-1, 700}, {-1, -1}}
+	want := []got{{100, 500}, {0, 600}, {-1, 700}, {-1, -1}, {-1, -1}}
 	if len(res.Jobs) != len(want) {
 		t.Fatalf("%d jobs, want %d", len(res.Jobs), len(want))
 	}
@@ -69,7 +73,7 @@ func TestSacctJSONStartFromElapsed(t *testing.T) {
 			t.Errorf("job %s: wait %d run %d, want %+v", res.IDs[k], j.Wait, j.RunTime, want[k])
 		}
 	}
-	if a := res.Report.Anomalies; a[noteStartElapsed] != 3 || a[noteStartBefore] != 1 || a[noteNeverStarted] != 0 {
+	if a := res.Report.Anomalies; a[noteStartElapsed] != 3 || a[noteStartBefore] != 1 || a[noteNeverStarted] != 1 {
 		t.Errorf("anomalies %v", a)
 	}
 }

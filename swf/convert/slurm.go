@@ -176,20 +176,19 @@ func tresValue(tres, key string) (string, bool) {
 // --json's time.start 0) from its end less its elapsed time, as the PBS
 // reader takes end - resources_used.walltime, noted. Such a job was
 // "ended without starting", its wait and run time -1 though both times
-// that give them were read. Its state must say it ran (completed or
-// failed, or cancelled after an elapsed time above 0), and an elapsed
-// time of 0 counts only with processors allocated: a job ended while
-// pending has Elapsed 0 and no CPUs. A start falling before the submit
-// is kept and noted "start before submit", as any; one before 1990 is
-// left unknown.
+// that give them were read. Its state must say it ran (completed,
+// failed or cancelled) and its elapsed time be above 0: slurmdbd sets
+// Elapsed to 0 for a job whose start is 0 (sacct's "Unknown"), so an
+// Elapsed of 0 says nothing of how long it ran (taken, it made a run
+// time of 0 and a wait to the end). Elapsed excludes the time the job
+// was suspended, so such a start is late by that much. A start falling
+// before the submit is kept and noted "start before submit", as any; one
+// before 1990 is left unknown.
 func startFromElapsed(r *record) {
-	if r.skip != "" || r.start >= 0 || r.end < 0 || r.elapsed < 0 || r.elapsed > r.end {
+	if r.skip != "" || r.start >= 0 || r.end < 0 || r.elapsed <= 0 || r.elapsed > r.end {
 		return
 	}
-	switch {
-	case r.status == swf.StatusCancelled && r.elapsed == 0,
-		r.status != swf.StatusCompleted && r.status != swf.StatusFailed && r.status != swf.StatusCancelled,
-		r.elapsed == 0 && r.alloc <= 0:
+	if r.status != swf.StatusCompleted && r.status != swf.StatusFailed && r.status != swf.StatusCancelled {
 		return
 	}
 	if checkTime(r.end-r.elapsed) != nil {
