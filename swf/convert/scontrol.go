@@ -85,7 +85,8 @@ func (s *snapBuilder) readText(in io.Reader) error {
 // first line and each other free text alone on its line, so such a value
 // runs to the line's end; in a one-line record (-o) JobName runs to the
 // " UserId=" that scontrol's fixed order puts after it (the first one
-// followed by " GroupId="; without one the line is read by tokens).
+// followed by " GroupId="; without one the line is read by tokens), or
+// to the " HetJobIdSet=" that a heterogeneous job has before it.
 func scontrolFields(rec string) map[string]string {
 	kv := make(map[string]string, 48)
 	oneLine := !strings.Contains(rec, "\n")
@@ -107,6 +108,11 @@ func scontrolFields(rec string) map[string]string {
 						continue
 					}
 					name, rest = name[:j], name[j:]
+					// A heterogeneous job's HetJobIdSet= comes
+					// between (alone on its line without -o).
+					if k := strings.LastIndex(name, " HetJobIdSet="); k >= 0 && !strings.Contains(name[k+1:], " ") {
+						name, rest = name[:k], name[k:]+rest
+					}
 				}
 				kv["JobName"] = strings.TrimSpace(name)
 				line = line[:i] + rest

@@ -41,3 +41,22 @@ func TestScontrolNameHoldsKeys(t *testing.T) {
 		}
 	}
 }
+
+// With -o, a heterogeneous job's HetJobIdSet= comes between JobName= and
+// UserId= (Slurm prints it on its own line without -o): it is not part of
+// the name (it was, "hj HetJobIdSet=1-2", once the name ran to UserId=).
+func TestScontrolOneLineHetJobIdSet(t *testing.T) {
+	data, err := os.ReadFile("testdata/snapshot/real-22.05/1-scontrol-show-job-o.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, _ := strings.Cut(string(data), "\n")
+	rec = strings.Replace(rec, "JobName=wide UserId=", "JobName=h j HetJobIdSet=1-2 UserId=", 1) + "\n"
+	s, err := QueueSnapshot(strings.NewReader(rec), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Running) != 1 || s.Running[0].Name != "h j" || s.Running[0].User != "root" {
+		t.Fatalf("%+v\n%+v", s.Running, s.Report)
+	}
+}
