@@ -86,7 +86,9 @@ func (s *snapBuilder) readText(in io.Reader) error {
 // runs to the line's end; in a one-line record (-o) JobName runs to the
 // " UserId=" that scontrol's fixed order puts after it (the first one
 // followed by " GroupId="; without one the line is read by tokens), or
-// to the " HetJobIdSet=" that a heterogeneous job has before it.
+// to the " HetJobIdSet=" that a heterogeneous job has before it. The
+// other free texts of a one-line record are read by tokens: a Comment
+// holding "TresPerNode=..." still sets it (printed after it, if at all).
 func scontrolFields(rec string) map[string]string {
 	kv := make(map[string]string, 48)
 	oneLine := !strings.Contains(rec, "\n")
