@@ -47,6 +47,7 @@ const (
 	noteNoAccount     = "no account"
 	noteNoQOS         = "no QOS"
 	noteStartWalltime = "start from end - resources_used.walltime"
+	noteStartElapsed  = "start from end - Elapsed"
 )
 
 // record is one job as a parser read it, in absolute times, before the

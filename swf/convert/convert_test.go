@@ -215,8 +215,8 @@ func TestSacctFormatted(t *testing.T) {
 		"5 600 -1 -1 -1 -1 -1 1 600 512000 0 3 2 3 2 -1 -1 -1",
 		// A state this package does not know: status -1.
 		"6 800 10 10 1 -1 -1 1 300 102400 -1 1 1 2 2 -1 -1 -1",
-		// Start unreadable: the job cannot be said to have started.
-		"7 900 -1 -1 -1 -1 -1 1 300 102400 1 1 1 2 2 -1 -1 -1",
+		// Start unreadable: End 1709280990 less Elapsed 00:01:30.
+		"7 900 0 90 1 -1 -1 1 300 102400 1 1 1 2 2 -1 -1 -1",
 		// 2007: PREEMPTED, then its second attempt; 07:50:00 / 8; 1G / 8.
 		"8 1000 100 3600 8 3525 -1 8 3600 131072 1 3 2 4 1 -1 -1 -1",
 	}))
@@ -225,8 +225,8 @@ func TestSacctFormatted(t *testing.T) {
 		t.Errorf("records %d jobs %d steps %d requeued %d errors %v", r.Records, r.Jobs, r.Steps, r.Requeued, r.Errors)
 	}
 	checkCounts(t, "skipped", r.Skipped, map[string]int{"malformed record": 1, "not finished at dump (SUSPENDED)": 1})
-	checkCounts(t, "anomalies", r.Anomalies, map[string]int{"time limit INVALID": 1, "ended without starting": 2,
-		"unknown state": 1, "unreadable Start": 1})
+	checkCounts(t, "anomalies", r.Anomalies, map[string]int{"time limit INVALID": 1, "ended without starting": 1,
+		"unknown state": 1, "unreadable Start": 1, noteStartElapsed: 1})
 	for i, want := range []string{
 		`convert: sacct line 13: 6 fields, the header has 18`,
 		`convert: sacct line 14, field Start: "2024-13-45T00:00:00": not a time (YYYY-MM-DDTHH:MM:SS with an optional offset, epoch seconds, Unknown or None)`,

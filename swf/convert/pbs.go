@@ -22,7 +22,9 @@ import (
 //
 // (on one line). Q records give the submit time and queue, S records the
 // start, E records everything at the end; D (deleted) and A (aborted)
-// records make the job cancelled (status 5), before or after its start.
+// records make the job cancelled (status 5), before or after its start; a
+// D or A record without the job's Q or S record before it (a log from
+// mid-job) waits for the job's E record, one job with it.
 // Processors are counted from Resource_List.nodes (nodes × ppn),
 // Resource_List.select / ncpus (PBS Pro) and exec_host — never the node
 // count. An E record without a start (start=0 or none, and no S record:
@@ -192,8 +194,13 @@ func (p *pbsParser) record(line string, num int) error {
 		}
 	}
 	// A job deleted or aborted before it started has no E record to wait
-	// for; one deleted while running gets its E record next.
-	if j.how != "" && (j.ended >= 0 || j.startedS < 0 && j.attrs == nil) {
+	// for; one deleted while running gets its E record next. Without its
+	// Q record either (the log begins after the job's start) nothing says
+	// which: it waits for an E record, the same job's (it was filed at the
+	// D record, skipped "no submit time", and the E record made a second
+	// job, "job id reused"). None coming, it is filed at a Q record of the
+	// id or at the end of the log, as before.
+	if j.how != "" && (j.ended >= 0 || j.startedS < 0 && j.attrs == nil && j.queued >= 0) {
 		return p.close(j)
 	}
 	return nil

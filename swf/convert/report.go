@@ -94,7 +94,8 @@ type Result struct {
 // processors unknown"; "unknown state"; "job id reused"; "heterogeneous
 // job component"; "submit time from EligibleTime"; "no Exit_status";
 // "start from end - resources_used.walltime" (a PBS E record without a
-// start); "memory over 1 PiB per processor"; "unreadable FIELD" (the
+// start); "start from end - Elapsed" (a sacct or sacct --json job that
+// ran, with Start unknown or unreadable); "memory over 1 PiB per processor"; "unreadable FIELD" (the
 // field is -1 and the error is in Errors).
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no

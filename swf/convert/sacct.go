@@ -48,7 +48,11 @@ var sacctColumns = []struct{ name, feeds string }{
 // one holds it cannot be told). Job steps (123.batch, 123.0,
 // 123.extern) are not jobs: they are counted in Report.Steps and give
 // their job its used memory (and its CPU time when the job line has
-// none). Result's doc says how the SWF fields are filled.
+// none). A job that ran (completed, failed or cancelled, with an Elapsed
+// above 0: slurmdbd gives a job whose start is unknown an Elapsed of 0)
+// whose Start is unknown or unreadable takes it from End less Elapsed,
+// noted (SacctJSON the same from time.end and time.elapsed).
+// Result's doc says how the SWF fields are filled.
 //
 // The status comes from the job state, never the exit code (Slurm 22.05's
 // sacct --json reports 0 for a job that failed with code 3); SacctJSON

@@ -59,7 +59,7 @@ func (s *snapBuilder) readText(in io.Reader) error {
 				rec.Reset() // a record longer than a line: malformed below
 				rec.WriteString("JobId=")
 			}
-			rec.WriteByte(' ')
+			rec.WriteByte('\n') // (scontrolFields reads a free text to its line's end)
 			rec.WriteString(trimmed)
 		case trimmed == "No jobs in the system" && b.rep.Records == 0 && start == 0:
 			b.rep.Notes = append(b.rep.Notes, "scontrol: no jobs in the system")
@@ -76,12 +76,82 @@ func (s *snapBuilder) readText(in io.Reader) error {
 }
 
 // scontrolFields splits "K=v K2=v two" into keys and values: a token with
-// '=' starts a key (the first of each key is kept), one without continues
-// the previous value.
+// '=' starts a key (the first of each key is kept: scontrol show job -d
+// repeats Nodes=, CPU_IDs=, Mem= and GRES= per node group), one without
+// continues the previous value. A free text (a job name, a comment, a
+// path) is one value, whatever it holds: a name "x JobState=COMPLETED"
+// set the job's state, read before the real JobState (first wins). The
+// record's lines are apart ('\n'): scontrol prints JobName= last on the
+// first line and each other free text alone on its line, so such a value
+// runs to the line's end; in a one-line record (-o) JobName runs to the
+// " UserId=" that scontrol's fixed order puts after it (the first one
+// followed by " GroupId="; without one the line is read by tokens), or
+// to the " HetJobIdSet=" that a heterogeneous job has before it. The
+// other free texts of a one-line record are read by tokens: a Comment
+// holding "TresPerNode=..." still sets it (printed after it, if at all).
 func scontrolFields(rec string) map[string]string {
 	kv := make(map[string]string, 48)
+	oneLine := !strings.Contains(rec, "\n")
+	for line := range strings.SplitSeq(rec, "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok && freeText[k] && !oneLine {
+			if _, dup := kv[k]; !dup {
+				kv[k] = strings.TrimSpace(v)
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "JobId=") {
+			if i := strings.Index(line, " JobName="); i >= 0 {
+				name := line[i+len(" JobName="):]
+				rest := ""
+				if oneLine {
+					j := nameEnd(name)
+					if j < 0 {
+						scontrolTokens(kv, line)
+						continue
+					}
+					name, rest = name[:j], name[j:]
+					// A heterogeneous job's HetJobIdSet= comes
+					// between (alone on its line without -o).
+					if k := strings.LastIndex(name, " HetJobIdSet="); k >= 0 && !strings.Contains(name[k+1:], " ") {
+						name, rest = name[:k], name[k:]+rest
+					}
+				}
+				kv["JobName"] = strings.TrimSpace(name)
+				line = line[:i] + rest
+			}
+		}
+		scontrolTokens(kv, line)
+	}
+	return kv
+}
+
+// freeText are the keys of scontrol show job whose values are free text,
+// each printed alone on its line (JobName last on the first).
+var freeText = map[string]bool{"Command": true, "WorkDir": true, "Comment": true, "AdminComment": true,
+	"SystemComment": true, "StdErr": true, "StdIn": true, "StdOut": true}
+
+// nameEnd finds the end of a one-line record's job name: the first
+// " UserId=" whose value is followed by " GroupId=", -1 if none.
+func nameEnd(s string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], " UserId=")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		after := s[i+len(" UserId="):]
+		if sp := strings.IndexByte(after, ' '); sp >= 0 && strings.HasPrefix(after[sp:], " GroupId=") {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+// scontrolTokens adds line's "K=v" tokens to kv, the first of each key
+// kept.
+func scontrolTokens(kv map[string]string, line string) {
 	last := ""
-	for _, tok := range strings.Fields(rec) {
+	for _, tok := range strings.Fields(line) {
 		if k, v, ok := strings.Cut(tok, "="); ok && k != "" {
 			if _, dup := kv[k]; !dup {
 				kv[k] = v
@@ -95,7 +165,6 @@ func scontrolFields(rec string) map[string]string {
 			kv[last] += " " + tok
 		}
 	}
-	return kv
 }
 
 func (s *snapBuilder) scontrolRecord(rec string, num int) error {

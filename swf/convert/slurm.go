@@ -101,6 +101,7 @@ func applyState(r *record, s string) {
 // cancelled job's equal to its end aside: such a job used to lose its
 // wait and run time as "ended without starting".
 func finishSlurm(r *record) {
+	startFromElapsed(r)
 	cancelledPending := r.status == swf.StatusCancelled && r.end == r.start
 	r.started = r.start >= 0 && (r.alloc > 0 || r.allocUnread && !cancelledPending)
 	if !r.started {
@@ -168,4 +169,31 @@ func tresValue(tres, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// startFromElapsed takes the start of a job that ran but whose start is
+// unknown or unreadable (sacct's Start "Unknown" or a bad date, sacct
+// --json's time.start 0) from its end less its elapsed time, as the PBS
+// reader takes end - resources_used.walltime, noted. Such a job was
+// "ended without starting", its wait and run time -1 though both times
+// that give them were read. Its state must say it ran (completed,
+// failed or cancelled) and its elapsed time be above 0: slurmdbd sets
+// Elapsed to 0 for a job whose start is 0 (sacct's "Unknown"), so an
+// Elapsed of 0 says nothing of how long it ran (taken, it made a run
+// time of 0 and a wait to the end). Elapsed excludes the time the job
+// was suspended, so such a start is late by that much. A start falling
+// before the submit is kept and noted "start before submit", as any; one
+// before 1990 is left unknown.
+func startFromElapsed(r *record) {
+	if r.skip != "" || r.start >= 0 || r.end < 0 || r.elapsed <= 0 || r.elapsed > r.end {
+		return
+	}
+	if r.status != swf.StatusCompleted && r.status != swf.StatusFailed && r.status != swf.StatusCancelled {
+		return
+	}
+	if checkTime(r.end-r.elapsed) != nil {
+		return
+	}
+	r.start = r.end - r.elapsed
+	r.note(noteStartElapsed)
 }
