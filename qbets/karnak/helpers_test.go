@@ -1,6 +1,9 @@
 package karnak
 
-import "context"
+import (
+	"context"
+	"testing"
+)
 
 // NewServiceWith is New and Load with the clock now (nil: the wall
 // clock) and the settings o.
@@ -16,4 +19,17 @@ func NewServiceWith(st Store, now func() int64, o Config) (*Service, error) {
 // NewService is NewServiceWith the default settings.
 func NewService(st Store, now func() int64) (*Service, error) {
 	return NewServiceWith(st, now, Config{})
+}
+
+// ingested is a service at testNow with cfg, loaded and fed testEvents.
+func ingested(t *testing.T, cfg Config) *Service {
+	t.Helper()
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

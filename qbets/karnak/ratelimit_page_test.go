@@ -16,16 +16,7 @@ import (
 // most 8 allocations more than the text one, and less than half a
 // served page.
 func TestRateLimitedPageCheap(t *testing.T) {
-	s, err := New(nil, Config{Rate: 1e-9, Burst: 1, Now: func() int64 { return testNow }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Load(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Ingest(testEvents()); err != nil {
-		t.Fatal(err)
-	}
+	s := ingested(t, Config{Rate: 1e-9, Burst: 1})
 	h := s.Handler()
 	get := func(accept string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("GET", "/karnak/system/status", nil)

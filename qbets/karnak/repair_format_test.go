@@ -15,13 +15,7 @@ import (
 // route has (GET /nosuch.xml: the 404 in the format asked).
 func TestRepairErrorsText(t *testing.T) {
 	admin := Token{Name: "admin", Secret: "admin-secret-0123456789", Systems: []string{"*"}, Admin: true}
-	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, Tokens: []Token{admin}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Ingest(testEvents()); err != nil {
-		t.Fatal(err)
-	}
+	s := ingested(t, Config{Rate: -1, Tokens: []Token{admin}})
 	for _, c := range []struct {
 		method, target, token string
 		code                  int

@@ -1,7 +1,6 @@
 package karnak
 
 import (
-	"context"
 	"errors"
 	"net/http/httptest"
 	"strconv"
@@ -16,16 +15,7 @@ import (
 // a bucket empty for centuries, the request's and the forecast's
 // payments alike (charge, payer).
 func TestRetryAfterSaturates(t *testing.T) {
-	s, err := New(nil, Config{Rate: 1e-12, Burst: 2, Now: func() int64 { return testNow }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Load(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Ingest(testEvents()); err != nil {
-		t.Fatal(err)
-	}
+	s := ingested(t, Config{Rate: 1e-12, Burst: 2})
 	get := func() *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
 		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/karnak/system/status.txt", nil))
@@ -39,7 +29,7 @@ func TestRetryAfterSaturates(t *testing.T) {
 	}
 	// The payment of a request after charge's: it adds what charge took.
 	pay := s.payer(httptest.NewRequest("GET", "/", nil))
-	err = pay(1, "")
+	err := pay(1, "")
 	var he *Error
 	if !errors.As(err, &he) || he.Code != 429 || he.retry < time.Duration(1e9)*time.Second {
 		t.Errorf("a payment refused: %v, want a 429 saying at least 10^9 s", err)
