@@ -57,6 +57,10 @@ type jsonRow struct {
 	// the simulation holds as asking none (with -nodes, their demand's
 	// cores); absent when none is.
 	NoSize int `json:"replayed_no_size,omitempty"`
+	// NoRunTime counts the replayed jobs without a run time, scored on
+	// their waits and held as running nothing (simulate's -json has them
+	// in rejected.no_run_time); absent when none is.
+	NoRunTime int `json:"replayed_no_run_time,omitempty"`
 	// NoEstimate counts the replayed jobs without a user estimate, which
 	// forecast and estimates give the longest run seen before; absent
 	// when none is.
@@ -107,6 +111,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	for _, r := range rows {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
+		j.NoRunTime = info.noRunTime
 		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
 		if info.madeUp > 0 {
 			j.Changed = map[string]int{cli.MadeUpID: info.madeUp}
@@ -186,6 +191,9 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			as = "on the nodes as asking their demand's cores (a GPU trace's CPU jobs), and hold them while they run"
 		}
 		fmt.Fprintf(w, "%d jobs without a processor count (fields 5 and 8 unknown): scored, simulated %s\n\n", info.noSize, as)
+	}
+	if info.noRunTime > 0 {
+		fmt.Fprintf(w, "%d jobs without a run time (field 4 unknown; simulate rejects them, no run time): scored on their waits, once started they hold no processors in the simulation\n\n", info.noRunTime)
 	}
 	if info.noEstimate > 0 {
 		all := ""

@@ -74,6 +74,14 @@ type traceInfo struct {
 	// demand's cores and a running one holds its node (sched/forecast.Online,
 	// since d392e1e).
 	noSize int
+	// noRunTime: replayed jobs without a run time (field 4 unknown: a
+	// Philly job Pass without end_time, an archive log's cancelled job
+	// with a logged wait). Their wait is known, and only waits are
+	// forecast, so they are scored; once started they never end in the
+	// replay and hold no processors in the simulation (sched/forecast.Online).
+	// simulate rejects the same jobs as "no run time": counted here, under
+	// that name, the two commands account for them alike.
+	noRunTime int
 	// noEstimate: replayed jobs without a user estimate (field 9 ≤ 0):
 	// forecast and estimates give them the longest run seen before as
 	// their estimate (sched/forecast, S6's rule, causal).
@@ -297,6 +305,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		}
 		if all[i].Size() <= 0 {
 			info.noSize++
+		}
+		if all[i].RunTime < 0 {
+			info.noRunTime++
 		}
 		if all[i].ReqTime <= 0 {
 			info.noEstimate++

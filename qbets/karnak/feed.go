@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/batchq/batchq/internal/swfname"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -110,8 +111,10 @@ func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why
 			endOrder = 3
 		}
 		out = append(out,
+			// (A missing user, project or name is "": no such feature for
+			// IBL, no user's for the forecast's run times.)
 			ev{Event{Kind: "submit", System: system, Job: j.ID, Time: sub, Queue: q, Cores: j.Size(), GPUs: gpus, WallTime: req,
-				User: known("u", j.User), Project: known("g", j.Group), Name: known("x", j.Executable)}, 1, int32(i)},
+				User: swfname.Known("u", j.User), Project: swfname.Known("g", j.Group), Name: swfname.Known("x", j.Executable)}, 1, int32(i)},
 			ev{Event{Kind: "start", System: system, Job: j.ID, Time: start}, 2, int32(i)},
 			ev{Event{Kind: "end", System: system, Job: j.ID, Time: start + j.RunTime}, endOrder, int32(i)})
 	}
@@ -361,18 +364,6 @@ func reasons(why map[string]int) string {
 		return "0 unusable"
 	}
 	return fmt.Sprintf("%d unusable: %s", total, strings.Join(parts, ", "))
-}
-
-// known is the name of an SWF categorical field's value v (prefix and
-// number), "" when SWF writes it as missing (−1): an event without a
-// user, project or name, which IBL reads as no such feature and the
-// forecast's run times as no user's. As "u-1" every user-less job of a
-// trace was one user.
-func known(prefix string, v int64) string {
-	if v < 0 {
-		return ""
-	}
-	return fmt.Sprint(prefix, v)
 }
 
 // legacyNames is e as TraceEvents made it before a job without a user,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/batchq/batchq/internal/swfname"
 	"github.com/batchq/batchq/qbets/ibl"
 	"github.com/batchq/batchq/swf"
 )
@@ -61,19 +62,10 @@ func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 // trace without queues (−1) is one queue, "q-1", as QBETS's.
 func iblJob(j *swf.Job) ibl.Job {
 	return ibl.Job{
-		ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: known("u", j.User),
-		Project: known("g", j.Group), Name: known("x", j.Executable),
+		ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: swfname.Known("u", j.User),
+		Project: swfname.Known("g", j.Group), Name: swfname.Known("x", j.Executable),
 		Cores: max(j.Size(), 0), ReqTime: j.ReqTime, Submit: j.Submit,
 	}
-}
-
-// known is the name of an SWF categorical field's value v (prefix and
-// number), "" when SWF writes it as missing (−1).
-func known(prefix string, v int64) string {
-	if v < 0 {
-		return ""
-	}
-	return fmt.Sprint(prefix, v)
 }
 
 // Observe feeds the event to the System and the bases.

@@ -181,8 +181,10 @@ func TestOnlineBeatsNaive(t *testing.T) {
 	}
 }
 
+// A job of unknown size (−1, 0) is of a class of its own, not of the
+// 1-processor jobs' (it was class 0), and past every power of two.
 func TestSizeClass(t *testing.T) {
-	for n, want := range map[int64]int{-1: 0, 0: 0, 1: 0, 2: 1, 3: 2, 4: 2, 5: 3, 8: 3, 9: 4, 1024: 10, 1025: 11} {
+	for n, want := range map[int64]int{-1: unknownSize, 0: unknownSize, math.MinInt64: unknownSize, math.MaxInt64: 63, 1: 0, 2: 1, 3: 2, 4: 2, 5: 3, 8: 3, 9: 4, 1024: 10, 1025: 11} {
 		if got := sizeClass(n); got != want {
 			t.Errorf("sizeClass(%d) = %d, want %d", n, got, want)
 		}
@@ -206,6 +208,35 @@ func TestNaive(t *testing.T) {
 	}
 	if p, _ := b.Predict(&swf.Job{AllocProcs: 64}, 0); !p.OK { // no class yet: all jobs
 		t.Error("no fallback to all jobs")
+	}
+}
+
+// Jobs of unknown size (SWF's −1 or 0) do not move the 1-processor
+// jobs' median, and are answered from their own: they shared class 0, so
+// that 1-processor jobs that waited 10 s were answered an hour after the
+// unknown-size jobs that waited an hour.
+func TestNaiveUnknownSize(t *testing.T) {
+	var b Naive
+	id := int64(0)
+	start := func(size, wait int64) {
+		id++
+		j := swf.Job{ID: id, Wait: wait, AllocProcs: size, ReqProcs: size}
+		b.Observe(replay.Start, &j)
+	}
+	for range 3 {
+		start(1, 10)
+	}
+	for range 5 {
+		start(0, 3600)
+		start(-1, 3600)
+	}
+	if p, _ := b.Predict(&swf.Job{AllocProcs: 1, ReqProcs: 1}, 0); p.Point != 10 {
+		t.Errorf("1-processor job: %v, want 10 (the unknown-size jobs' waits are not theirs)", p.Point)
+	}
+	for _, n := range []int64{0, -1} {
+		if p, _ := b.Predict(&swf.Job{AllocProcs: n, ReqProcs: n}, 0); p.Point != 3600 {
+			t.Errorf("size %d: %v, want 3600 (its class's)", n, p.Point)
+		}
 	}
 }
 

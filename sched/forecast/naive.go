@@ -14,9 +14,10 @@ const naiveWindow = 100
 
 // Naive is the baseline every forecast must beat: the median wait of the
 // last 100 jobs of the job's size class that started before now (size
-// classes are powers of two: 1, 2, 3–4, 5–8, …), or of the last 100 of
-// any size while its class has none. It is a replay.Predictor; the zero
-// value is ready. Not safe for concurrent use.
+// classes are powers of two: 1, 2, 3–4, 5–8, …; a job of unknown size,
+// SWF's −1 or 0, is of a class of its own, not one processor's), or of
+// the last 100 of any size while its class has none. It is a
+// replay.Predictor; the zero value is ready. Not safe for concurrent use.
 type Naive struct {
 	class map[int]*ring
 	all   ring
@@ -43,11 +44,20 @@ func (r *ring) add(w int64) {
 	r.i = (r.i + 1) % n
 }
 
+// unknownSize is the class of a job of unknown size (SWF's −1, or 0): its
+// own, for such a job is not one of one processor (they were class 0 with
+// them: 4,571 of LLNL-Atlas's jobs, 19 of CEA-Curie's, 3 of LANL-CM5's, 1
+// of KTH-SP2's), and they may be a population of their own (jobs
+// cancelled before the log recorded a size). Past every power-of-two class
+// (an int64 size's is at most 63), and not −1, under which Online keys a
+// queue's own ladder beside its queue-and-class ones.
+const unknownSize = 64
+
 // sizeClass is the power-of-two class of a job of n processors: 0 for 1,
-// 1 for 2, 2 for 3–4, 3 for 5–8, …
+// 1 for 2, 2 for 3–4, 3 for 5–8, …, and unknownSize for n ≤ 0.
 func sizeClass(n int64) int {
-	if n <= 1 {
-		return 0
+	if n <= 0 {
+		return unknownSize
 	}
 	return bits.Len64(uint64(n - 1))
 }
