@@ -25,6 +25,17 @@
 // (Config.Median: the median). Online is a replay.Predictor;
 // qbets/conformal wraps it with intervals of guaranteed coverage.
 //
+// Of a job's partition (SWF field 16) Online reads its number only: with
+// the job's queue it keys the per-queue ladders and the queue's histories
+// (its waits, its waits at the hour, the last wait of its size class, its
+// jobs waiting ahead), so each partition of a queue, and each partition of
+// a log with one queue or none (CEA-Curie, many Slurm logs), learns its
+// own waits. The forward simulation still runs the machine as one pool:
+// a simulation of the job's partition alone, on the most processors its
+// jobs were seen running at once, and features of the partition's load
+// measured no better on the archive logs (examples/forecast, README,
+// "Partitions"). A log of one partition or none is forecast as before.
+//
 // # Start
 //
 //	f, _ := forecast.New(forecast.Config{})           // EASY, user-history run times
