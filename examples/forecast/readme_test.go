@@ -27,7 +27,7 @@ var scoreboardDigests = map[string]string{
 	"log-CTC-SP2":   "22a3bfbb8d1e7f5fbc1fefb44671a3ce725500534794bfae9f80a42bd10680b2",
 	"log-LANL-CM5":  "e043fa784648fd3d12f5b3bbc00dd55d9620b224477e6118a6c57d85e9f46105",
 	"log-SDSC-BLUE": "4376ea1be66a7d22db3483ce796fdf80e03b4a7471dc985f7d3656749c967e2b",
-	"log-CEA-Curie": "66949ea4ae9769334291ee33b3f945214948d9876f972c86ad523478fa4b9c11",
+	"log-CEA-Curie": "4ec71b13a818f8c9c8a5a8190001130f8a3f68de5902f60b7a60c653e2666ed7",
 }
 
 // rowsEnv, with the long run, names the predictors (comma-separated) to
