@@ -16,25 +16,14 @@
 // baseline (the real queue order, later arrivals that backfill ahead,
 // partitions and outages are not in a snapshot), so the simulated wait is
 // one feature of a small online model, fitted on the started jobs per
-// power-of-two size class, per queue and class, per queue and per user
-// (averaged), beside the naive baseline (Naive), the queue's state and hourly waits,
+// power-of-two size class, per queue and partition (field 16) and class, per queue
+// and partition, per user (averaged), beside the naive baseline (Naive), the queue's state and hourly waits,
 // the job's and user's shape (Online lists them): a ladder of linear
 // probabilities P(wait ≤ t), t from a minute to 11 days in steps of √2,
 // one least-squares system with exponential forgetting (Config.Forget).
 // The forecast is the t that maximizes P(within ×2) − 0.3·E|log10 error|
 // (Config.Median: the median). Online is a replay.Predictor;
 // qbets/conformal wraps it with intervals of guaranteed coverage.
-//
-// Of a job's partition (SWF field 16) Online reads its number only: with
-// the job's queue it keys the per-queue ladders and the queue's histories
-// (its waits, its waits at the hour, the last wait of its size class, its
-// jobs waiting ahead), so each partition of a queue, and each partition of
-// a log with one queue or none (CEA-Curie, many Slurm logs), learns its
-// own waits. The forward simulation still runs the machine as one pool:
-// a simulation of the job's partition alone, on the most processors its
-// jobs were seen running at once, and features of the partition's load
-// measured no better on the archive logs (examples/forecast, README,
-// "Partitions"). A log of one partition or none is forecast as before.
 //
 // # Start
 //
