@@ -27,7 +27,7 @@ var scoreboardDigests = map[string]string{
 	"log-CTC-SP2":   "22a3bfbb8d1e7f5fbc1fefb44671a3ce725500534794bfae9f80a42bd10680b2",
 	"log-LANL-CM5":  "e043fa784648fd3d12f5b3bbc00dd55d9620b224477e6118a6c57d85e9f46105",
 	"log-SDSC-BLUE": "4376ea1be66a7d22db3483ce796fdf80e03b4a7471dc985f7d3656749c967e2b",
-	"log-CEA-Curie": "8cf93adce51d1fcc42031de1fbfd8f8ab7694e31aae2e1e565990ff140d91836",
+	"log-CEA-Curie": "d0b36d3bfe7766ef45db6db03722c688fd06b4c99227dffa81c6175d088a5c32",
 }
 
 // rowsEnv, with the long run, names the predictors (comma-separated) to

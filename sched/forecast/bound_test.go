@@ -55,7 +55,7 @@ func TestOnlineFreshNamesBounded(t *testing.T) {
 	// The most recent are those kept: the last job's user and queue
 	// (whose start the replay, ending at the last arrival, does not see:
 	// the one before).
-	if o.userW.get(n-1) == nil || o.queueW.get(n-1) == nil || o.userW.get(1) != nil || o.queueW.get(1) != nil {
+	if o.userW.get(n-1) == nil || o.queueW.get([2]int64{n - 1, -1}) == nil || o.userW.get(1) != nil || o.queueW.get([2]int64{1, -1}) != nil {
 		t.Errorf("the first user and queue kept, or the last lost")
 	}
 }
@@ -75,13 +75,14 @@ func TestBoundsAboveArchiveLogs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		users, queues := map[int64]bool{}, map[int64]bool{}
-		qc, hours := map[[2]int64]bool{}, map[hourKey]bool{}
+		// (Online's keys: a queue is a queue and partition, partOf.)
+		users, queues := map[int64]bool{}, map[[2]int64]bool{}
+		qc, hours := map[[3]int64]bool{}, map[hourKey]bool{}
 		for i := range jobs {
 			j := &jobs[i]
-			users[j.User], queues[j.Queue] = true, true
-			qc[[2]int64{j.Queue, int64(sizeClass(j.Size()))}] = true
-			hours[keyAt(j, j.Submit)] = true
+			users[j.User], queues[[2]int64{j.Queue, partOf(j)}] = true, true
+			qc[[3]int64{j.Queue, partOf(j), int64(sizeClass(j.Size()))}] = true
+			hours[keyAt(j, j.Submit, partOf(j))] = true
 		}
 		t.Logf("%s: %d users, %d queues, %d queues and classes, %d queues, classes and hours",
 			tracetest.ShortName(name), len(users), len(queues), len(qc), len(hours))

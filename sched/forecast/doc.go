@@ -16,8 +16,8 @@
 // baseline (the real queue order, later arrivals that backfill ahead,
 // partitions and outages are not in a snapshot), so the simulated wait is
 // one feature of a small online model, fitted on the started jobs per
-// power-of-two size class, per queue and class, per queue and per user
-// (averaged), beside the naive baseline (Naive), the queue's state and hourly waits,
+// power-of-two size class, per queue and partition (field 16) and class, per queue
+// and partition, per user (averaged), beside the naive baseline (Naive), the queue's state and hourly waits,
 // the job's and user's shape (Online lists them): a ladder of linear
 // probabilities P(wait ≤ t), t from a minute to 11 days in steps of √2,
 // one least-squares system with exponential forgetting (Config.Forget).

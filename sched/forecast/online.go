@@ -37,10 +37,11 @@ const maxUserModels = 512
 // waits of their last started jobs), of queue and size class (the last
 // wait) and of queue, size class and hour (the waits), for the reason of
 // maxUserModels: past them, a new key takes the entry of the one whose
-// last job started longest ago (lru). They are above what any archive log
-// has, so that no figure of the README changes: at most 679 users
-// (CTC-SP2), 30 queues (SDSC-Par), 90 queues and classes (SDSC-Par), 1,179
-// queues, classes and hours (SDSC-BLUE). A user's waiting jobs and
+// last job started longest ago (lru). A queue is a queue and partition
+// (partOf). They are above what any archive log has, so that no figure of
+// the README changes: at most 679 users (CTC-SP2), 30 queues (SDSC-Par),
+// 97 queues and classes (CEA-Curie), 1,260 queues, classes and hours
+// (CEA-Curie). A user's waiting jobs and
 // running processors need no bound: their entries go when they reach 0,
 // so they are at most the jobs Online holds.
 const (
@@ -76,7 +77,10 @@ const (
 // queue's pools its classes, the queue and class's fits what a linear
 // model per class cannot: a queue's own limits, order and hours; the first
 // 64 queues seen get these ladders, later ones, and jobs without a queue
-// (−1), the class's alone). A user's own ladder, once it has learnt from
+// (−1), the class's alone). A queue here is a queue and partition (SWF
+// fields 15 and 16, partOf): on a log whose jobs name several partitions,
+// each partition of a queue, and each partition of a log without queues,
+// gets the queue's ladders and histories. A user's own ladder, once it has learnt from
 // Train of their jobs, joins the average with the same weight (a user's
 // habits — when they submit, how much, to which queue — change what the
 // same features mean for their jobs; the ladders of the 512 users whose
@@ -88,7 +92,7 @@ const (
 // and estimate, the last wait of its class and of its user, the user's
 // other waiting jobs and running processors (a job without a user, −1,
 // has those of a user never seen: no trace's user-less jobs are one
-// user), the median wait of the job's queue; the median wait of the jobs
+// user), the median wait of the job's queue (and partition); the median wait of the jobs
 // of its queue and size class asked about at the same hour of earlier
 // days (queues open by the clock); the jobs of its queue, and of its queue and class, waiting ahead, the oldest
 // one's age and the last wait of its queue and class (an order per
@@ -110,7 +114,7 @@ type Online struct {
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
-	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
+	queue   map[[3]int64]*ladder // queue, partition, size class → its own ladder; queue, partition, −1 → the queue's (partition −1 on a log of one partition)
 	queues  int                  // the queues with ladders of their own (at most maxQueueModels)
 	user    *lru[int64, *ladder] // user → their ladder (maxUserModels), by their last job learnt from
 	mix     [nThresholds]float64 // the averaged distribution function
@@ -120,14 +124,16 @@ type Online struct {
 	userW   *lru[int64, int64]    // user → wait of their last started job (maxUsers)
 	userQ   map[int64]int         // user → their jobs waiting (none: absent)
 	userR   map[int64]int64       // user → their running processors (none: absent)
-	queueW  *lru[int64, ring]     // queue → the waits of its last started jobs (maxQueues)
+	queueW  *lru[[2]int64, ring]  // queue, partition → the waits of its last started jobs (maxQueues)
 	hourW   *lru[hourKey, ring]   // queue, size class, hour of day → the waits of its last started jobs (maxHourKeys)
-	lastQC  *lru[[2]int64, int64] // queue, size class → the wait of its last started job (maxQueueClasses)
+	lastQC  *lru[[3]int64, int64] // queue, partition, size class → the wait of its last started job (maxQueueClasses)
 	errAvg  float64               // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
 	waitAvg float64               // moving average of log(max(wait, floor)) of the started jobs
 	maxWait int64                 // the longest wait of a started job (a cap on the answers)
 	nf      int                   // the features the ladders use: nPlain, or nFeatures once a job with a Demand has arrived
 	byStart []swf.Job             // on a machine of nodes: the running jobs in start order
+	part0   int64                 // the first partition (SWF field 16) of an arrived job, −1 before one
+	multi   bool                  // the arrived jobs have named more than one partition
 	x       [nFeatures]float64
 }
 
@@ -162,10 +168,10 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: newLRU[int64, int64](maxUsers), pending: make(map[int64]asked),
-		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: newLRU[int64, ring](maxQueues),
-		hourW: newLRU[hourKey, ring](maxHourKeys), lastQC: newLRU[[2]int64, int64](maxQueueClasses),
-		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
-		user: newLRU[int64, *ladder](maxUserModels),
+		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: newLRU[[2]int64, ring](maxQueues),
+		hourW: newLRU[hourKey, ring](maxHourKeys), lastQC: newLRU[[3]int64, int64](maxQueueClasses),
+		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[3]int64]*ladder),
+		user: newLRU[int64, *ladder](maxUserModels), part0: -1,
 	}, nil
 }
 
@@ -177,6 +183,10 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		if j.Demand != nil && o.nf < nFeatures {
 			o.grow()
 		}
+		if j.Partition >= 0 && o.part0 < 0 {
+			o.part0 = j.Partition
+		}
+		o.multi = o.multi || j.Partition >= 0 && j.Partition != o.part0
 		o.waiting = append(o.waiting, *j)
 		addTo(o.userQ, j.User, 1)
 	case replay.Start:
@@ -196,11 +206,12 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.runEnd = append(o.runEnd, runEnd{st + min(o.f.runtime(j, e, st), sanitize.MaxTime), st + min(max(e, 0), sanitize.MaxTime)})
 			addTo(o.userR, j.User, heldSize(j))
 		}
-		useRing(o.queueW, j.Queue, 0).add(j.Wait)
-		useRing(o.hourW, keyAt(j, j.Submit), hourWindow).add(j.Wait)
+		qp := partOf(j)
+		useRing(o.queueW, [2]int64{j.Queue, qp}, 0).add(j.Wait)
+		useRing(o.hourW, keyAt(j, j.Submit, qp), hourWindow).add(j.Wait)
 		o.naive.add(j.Size(), j.Wait)
 		o.lastW[sizeClass(j.Size())] = j.Wait
-		w, _ := o.lastQC.use([2]int64{j.Queue, int64(sizeClass(j.Size()))})
+		w, _ := o.lastQC.use([3]int64{j.Queue, qp, int64(sizeClass(j.Size()))})
 		*w = j.Wait
 		w, _ = o.userW.use(j.User)
 		*w = j.Wait
@@ -329,8 +340,10 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	use := append(o.use[:0], m)
 	// (A queue that has had every job of the class learns what the class
 	// does: the two fits are the same.)
-	if q := o.queue[[2]int64{j.Queue, int64(sizeClass(j.Size()))}]; q != nil && q.seen >= o.cfg.Train && q.seen != m.seen {
-		use = append(use, q, o.queue[[2]int64{j.Queue, -1}]) // (the queue's has learnt from at least q's jobs)
+	qk := queueKey(j, sizeClass(j.Size()))
+	if q := o.queue[qk]; q != nil && q.seen >= o.cfg.Train && q.seen != m.seen {
+		qk[2] = -1
+		use = append(use, q, o.queue[qk]) // (the queue's has learnt from at least q's jobs)
 	}
 	if l := o.user.get(j.User); l != nil && (*l).seen >= o.cfg.Train {
 		use = append(use, *l)
@@ -388,10 +401,11 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	ahead, sameQ, sameQC := 0.0, 0, 0
 	oldest := int64(-1)
 	k := sizeClass(j.Size())
+	qp := partOf(j)
 	for i := range pos {
 		w := &o.waiting[i]
 		ahead += float64(w.Size())
-		if w.Queue == j.Queue {
+		if w.Queue == j.Queue && (qp < 0 || w.Partition == qp) {
 			if oldest < 0 {
 				oldest = o.snap.Now - w.Submit
 			}
@@ -436,7 +450,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 		x[17] = math.Log1p(float64(max(o.userR[j.User], 0)))
 	}
 	x[18] = x[2]
-	if r := o.queueW.get(j.Queue); r != nil && len(r.w) > 0 {
+	if r := o.queueW.get([2]int64{j.Queue, qp}); r != nil && len(r.w) > 0 {
 		x[18] = math.Log(o.naive.medianOf(r) + floor)
 	}
 	// Queues open and close by the clock (night production queues,
@@ -444,7 +458,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	// jobs of the same queue and size asked about at the same hour of
 	// earlier days.
 	x[19] = x[2]
-	if r := o.hourW.get(keyAt(j, o.snap.Now)); r != nil && len(r.w) > 0 {
+	if r := o.hourW.get(keyAt(j, o.snap.Now, qp)); r != nil && len(r.w) > 0 {
 		x[19] = math.Log(o.naive.medianOf(r) + floor)
 	}
 	// A scheduler that keeps an order per queue (or partition): the jobs
@@ -455,7 +469,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	x[21] = math.Log1p(float64(sameQC))
 	x[22] = math.Log(float64(max(oldest, 0)) + floor)
 	x[23] = x[10]
-	if w := o.lastQC.get([2]int64{j.Queue, int64(k)}); w != nil {
+	if w := o.lastQC.get([3]int64{j.Queue, qp, int64(k)}); w != nil {
 		x[23] = math.Log(float64(*w) + floor)
 	}
 	// A partitioned machine runs each size in its own partitions: the
@@ -487,19 +501,21 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 // measure alike).
 const hourWindow = 20
 
-// hourKey is a queue, a size class and an hour of the day.
+// hourKey is a queue and partition, a size class and an hour of the day.
 type hourKey struct {
 	queue int64
+	part  int64
 	class int
 	hour  int
 }
 
-// keyAt is the hourKey of job j asked about at instant at. The hour is
+// keyAt is the hourKey of job j of partition part asked about at instant
+// at. The hour is
 // of the log's clock (instants modulo a day): a table keyed by it only
 // needs a daily cycle, not its phase, so neither the log's time zone nor
 // its start matters.
-func keyAt(j *swf.Job, at int64) hourKey {
-	return hourKey{j.Queue, sizeClass(j.Size()), int((at%86400 + 86400) % 86400 / 3600)}
+func keyAt(j *swf.Job, at, part int64) hourKey {
+	return hourKey{j.Queue, part, sizeClass(j.Size()), int((at%86400 + 86400) % 86400 / 3600)}
 }
 
 // heldSize is the processors a running job holds, at most maxMachine as
@@ -537,24 +553,41 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	if j.User >= 0 {
 		o.userLadderOf(j.User).add(a.x[:], w)
 	}
-	if j.Queue < 0 {
-		return // no queue (SWF's −1): the class's model is the job's
+	qk := queueKey(j, k)
+	if qk[0] < 0 && (qk[1] < 0 || !o.multi) {
+		// No queue (SWF's −1), and no partition of several: the class's
+		// model is the job's (a log's one partition is its class's).
+		return
 	}
-	if o.queue[[2]int64{j.Queue, -1}] == nil && o.queues >= maxQueueModels {
+	all := qk
+	all[2] = -1
+	if o.queue[all] == nil && o.queues >= maxQueueModels {
 		return // a queue past the cap is answered by its class's model alone
 	}
-	for _, qk := range [2][2]int64{{j.Queue, int64(k)}, {j.Queue, -1}} {
+	for _, qk := range [2][3]int64{qk, all} {
 		q := o.queue[qk]
 		if q == nil {
 			q = newLadder(o.cfg.Forget, o.nf)
 			o.queue[qk] = q
-			if qk[1] == -1 {
+			if qk[2] == -1 {
 				o.queues++
 			}
 		}
 		q.add(a.x[:], w)
 	}
 }
+
+// queueKey is the key of job j's ladder of its queue and size class k
+// (−1: of its queue): its queue and its partition.
+func queueKey(j *swf.Job, k int) [3]int64 { return [3]int64{j.Queue, partOf(j), int64(k)} }
+
+// partOf is job j's partition (SWF field 16), −1 when it names none. With
+// its queue it keys the job's ladders and the histories of its queue: a
+// Slurm partition is a set of nodes with its own limits and order, so the
+// same queue (or the single queue of a log that has only partitions)
+// waits differently in each. On a log of one partition or none the keys
+// are the queue's alone, in effect.
+func partOf(j *swf.Job) int64 { return max(j.Partition, -1) }
 
 // userLadderOf returns the ladder of the user, whose job has just started,
 // moved to the front of o.user. A new user past maxUserModels takes the
