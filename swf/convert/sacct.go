@@ -108,6 +108,9 @@ func Sacct(r io.Reader, opt Options) (_ *Result, err error) {
 			// starts another sacct output (files concatenated): its column
 			// order holds from there on.
 			b.rep.Records--
+			if err := p.flushHeld(); err != nil {
+				return err
+			}
 			if p.col != nil {
 				b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("line %d: another header line; its columns apply from there on", num))
 			}
@@ -115,6 +118,9 @@ func Sacct(r io.Reader, opt Options) (_ *Result, err error) {
 		}
 		return p.record(line, num)
 	})
+	if err == nil {
+		err = p.flushHeld()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +147,8 @@ type sacctParser struct {
 	headers  int            // header lines read
 	dup      string         // key of the last job line, when it repeated a record filed
 	text     []int          // the columns of free text, which may hold the delimiter
+	held     string         // a line cut short by a newline in a text column, until the rest comes
+	heldNum  int            // held's line number
 }
 
 // textColumns are sacct's columns of free text, in which a user may write
@@ -231,9 +239,57 @@ func (p *sacctParser) split(line string) ([]string, bool) {
 	return f, len(f) == p.n
 }
 
+// fields counts line's fields as split would before joining.
+func (p *sacctParser) fields(line string) int {
+	if p.trailing {
+		line = strings.TrimSuffix(line, "|")
+	}
+	return strings.Count(line, "|") + 1
+}
+
+// flushHeld reports a held line that no continuation completed as
+// malformed.
+func (p *sacctParser) flushHeld() error {
+	if p.held == "" {
+		return nil
+	}
+	held, num := p.held, p.heldNum
+	p.held = ""
+	return p.b.malformed(num, "", held, fmt.Errorf("%d fields, the header has %d", p.fields(held), p.n))
+}
+
+// record reads one line. sacct prints a newline in a text column (a job
+// name "a\nb", a comment) as it is, cutting the record in two lines of
+// too few fields: such a line is held and the next one joined to it, the
+// pair one record when they make the header's fields (it was two
+// malformed ones, the job lost and its steps counted "of jobs not in the
+// input").
 func (p *sacctParser) record(line string, num int) error {
 	b := p.b
+	if p.held != "" {
+		joined := p.held + "\n" + line
+		// Exactly the header's fields: a text column holding a newline
+		// and a '|' is not joined back, lest the next record (a step
+		// "16.batch|...") be read into the name as extra fields.
+		switch n := p.fields(joined); {
+		case n == p.n:
+			b.rep.Records-- // (one record of two lines)
+			line, num, p.held = joined, p.heldNum, ""
+		case n < p.n && len(joined) <= maxLine:
+			b.rep.Records--
+			p.held = joined
+			return nil
+		default:
+			if err := p.flushHeld(); err != nil {
+				return err
+			}
+		}
+	}
 	f, ok := p.split(line)
+	if !ok && len(p.text) > 0 && p.fields(line) < p.n {
+		p.held, p.heldNum = line, num
+		return nil
+	}
 	if !ok {
 		err := fmt.Errorf("%d fields, the header has %d", strings.Count(line, "|")+1, p.n)
 		if len(p.text) > 1 && strings.Count(line, "|")+1 > p.n {
