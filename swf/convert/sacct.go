@@ -247,6 +247,23 @@ func (p *sacctParser) fields(line string) int {
 	return strings.Count(line, "|") + 1
 }
 
+// cutInText tells a line that may be the start of a record cut by a
+// newline in a text column: fewer fields than the header, the last in a
+// text column, the first a job id (a digit). A short line of anything
+// else ("junk") is malformed at once, not joined to the next.
+func (p *sacctParser) cutInText(line string) bool {
+	n := p.fields(line)
+	if n >= p.n || line == "" || line[0] < '0' || line[0] > '9' {
+		return false
+	}
+	for _, i := range p.text {
+		if i < n {
+			return true
+		}
+	}
+	return false
+}
+
 // flushHeld reports a held line that no continuation completed as
 // malformed.
 func (p *sacctParser) flushHeld() error {
@@ -286,7 +303,7 @@ func (p *sacctParser) record(line string, num int) error {
 		}
 	}
 	f, ok := p.split(line)
-	if !ok && len(p.text) > 0 && p.fields(line) < p.n {
+	if !ok && p.cutInText(line) {
 		p.held, p.heldNum = line, num
 		return nil
 	}
