@@ -55,3 +55,52 @@ func TestSacctNewlineInName(t *testing.T) {
 		t.Errorf("cut: ids %v, report %+v", res.IDs, rep)
 	}
 }
+
+// TestScontrolNewlineInName: scontrol show job prints a job name holding a
+// newline as it is, the rest of the name at the start of the next line
+// (with -o, the rest of the record after it). That line continues the
+// name; it was a malformed record, and so was each line of the record
+// after it (26 for one job of the multi-line shapes), the job lost. Jobs
+// 15 and 18 hold '|', '=' and spaces in their name, command and paths.
+// The same three pending jobs in the three shapes.
+func TestScontrolNewlineInName(t *testing.T) {
+	for _, f := range []string{"scontrol-pending.txt", "scontrol-d-pending.txt", "scontrol-o-pending.txt"} {
+		s, err := QueueSnapshot(strings.NewReader(readFeature(t, f)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Waiting) != 3 || s.Report.Records != 3 || len(s.Report.Skipped) != 0 {
+			t.Fatalf("%s: %d waiting, report %+v", f, len(s.Waiting), s.Report)
+		}
+		for i, want := range []string{"pipe|name=x y JobState=COMPLETED NumCPUs=64", "new\nline", "spaced cmd"} {
+			j := s.Waiting[i]
+			if j.Name != want || j.State != "PENDING" || j.CPUs != 1 || j.User != "root" || j.Partition != "short" ||
+				j.Submit != 1796207972+int64(i/2) || j.TimeLimit != 60 {
+				t.Errorf("%s: %+v", f, j)
+			}
+		}
+	}
+}
+
+// TestScontrolOneLineFreeText: in a one-line record (-o) the free texts
+// (Command=, WorkDir=, Comment=, StdErr=, StdIn=, StdOut=) are values,
+// whatever they hold: job 15's comment "c|d UserId=0(0) GroupId=0(0)
+// NumCPUs=99 TresPerNode=gres:gpu:8 JobState=COMPLETED" gave the job,
+// which asked for no GPU, 8 (the real TresPerNode= comes after it, if at
+// all). Job 13 asked for --gres=gpu:1: its real TresPerNode, after
+// Power=, is read.
+func TestScontrolOneLineFreeText(t *testing.T) {
+	s, err := QueueSnapshot(strings.NewReader(readFeature(t, "scontrol-o-freetext.txt")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Waiting) != 2 {
+		t.Fatalf("%d waiting, report %+v", len(s.Waiting), s.Report)
+	}
+	for i, gpus := range []int64{1000, 0} {
+		j := s.Waiting[i]
+		if j.Demand == nil || j.Demand.GPUs != gpus || j.CPUs != []int64{2, 1}[i] || j.State != "PENDING" {
+			t.Errorf("job %s: %+v, demand %+v", j.ID, j, j.Demand)
+		}
+	}
+}
