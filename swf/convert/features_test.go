@@ -104,3 +104,42 @@ func TestScontrolOneLineFreeText(t *testing.T) {
 		}
 	}
 }
+
+// TestStartFromElapsedSuspended: job 8 ran 8 s, was suspended 13 s
+// (scontrol suspend, resume), and ran on: sacct's Elapsed (8) leaves the
+// suspended time out, its Suspended column (00:00:13, time.suspended in
+// sacct --json) has it. A start taken from End − Elapsed when Start is
+// unknown takes it off too (it did not: start 13 s late, wait 159 and
+// run 8 instead of 146 and 21, what the real Start gives). The real
+// record, then the same with its start unknown (Unknown; 0 in JSON); with
+// its end unknown the run time is Elapsed and Suspended (was 8).
+func TestStartFromElapsedSuspended(t *testing.T) {
+	text := readFeature(t, "sacct-suspended.txt")
+	js := readFeature(t, "sacct-suspended.json")
+	for _, c := range []struct {
+		name string
+		conv func(string) (*Result, error)
+		in   string
+	}{
+		{"sacct", sacctString, text},
+		{"sacct unknown start", sacctString, strings.Replace(text, "|1796208118|1796208139|8|", "|Unknown|1796208139|8|", 1)},
+		// End unknown: the run time is Elapsed and the suspended time.
+		{"sacct no end", sacctString, strings.Replace(text, "|1796208118|1796208139|8|", "|1796208118|Unknown|8|", 1)},
+		{"sacct-json", sacctJSONString, js},
+		{"sacct-json unknown start", sacctJSONString, strings.Replace(js, `"start": 1796208118,`, `"start": 0,`, 1)},
+	} {
+		res, err := c.conv(c.in)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(res.Jobs) != 1 || res.Jobs[0].Wait != 146 || res.Jobs[0].RunTime != 21 || res.Jobs[0].Status != 1 {
+			t.Errorf("%s: %+v, report %+v", c.name, res.Jobs, res.Report)
+		}
+		if strings.Contains(c.name, "unknown start") != (res.Report.Anomalies[noteStartElapsed] == 1) {
+			t.Errorf("%s: anomalies %v", c.name, res.Report.Anomalies)
+		}
+	}
+}
+
+func sacctString(s string) (*Result, error)     { return Sacct(strings.NewReader(s), Options{}) }
+func sacctJSONString(s string) (*Result, error) { return SacctJSON(strings.NewReader(s), Options{}) }

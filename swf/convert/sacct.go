@@ -14,7 +14,7 @@ import (
 // others the fields they feed are -1 (Report.Notes says which). Elapsed
 // and Timelimit may replace ElapsedRaw and TimelimitRaw.
 const SacctFormat = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,Account,QOS,State,ExitCode," +
-	"Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
+	"Submit,Start,End,ElapsedRaw,Suspended,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
 	"TotalCPU,AveRSS,MaxRSS,NTasks"
 
 // colNames are the columns read that SacctFormat leaves out, spelled as
@@ -50,8 +50,10 @@ var sacctColumns = []struct{ name, feeds string }{
 // their job its used memory (and its CPU time when the job line has
 // none). A job that ran (completed, failed or cancelled, with an Elapsed
 // above 0: slurmdbd gives a job whose start is unknown an Elapsed of 0)
-// whose Start is unknown or unreadable takes it from End less Elapsed,
-// noted (SacctJSON the same from time.end and time.elapsed).
+// whose Start is unknown or unreadable takes it from End less Elapsed
+// and Suspended (the time it was suspended, which Elapsed leaves out),
+// noted (SacctJSON the same from time.end, time.elapsed and
+// time.suspended).
 // Result's doc says how the SWF fields are filled.
 //
 // The status comes from the job state, never the exit code (Slurm 22.05's
@@ -406,6 +408,15 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 	}{{"elapsedraw", &r.elapsed}, {"alloccpus", &r.alloc}, {"reqcpus", &r.req}, {"nnodes", &nodes}} {
 		if err := count(c.name, c.dst); err != nil {
 			return err
+		}
+	}
+	if v := get("suspended"); v != "" {
+		if s, err := parseDuration(v); err != nil {
+			if err := b.fieldError(r, "Suspended", v, err); err != nil {
+				return err
+			}
+		} else {
+			r.suspended = int64(s)
 		}
 	}
 	if v := get("elapsed"); r.elapsed < 0 && v != "" {
