@@ -143,3 +143,26 @@ func TestStartFromElapsedSuspended(t *testing.T) {
 
 func sacctString(s string) (*Result, error)     { return Sacct(strings.NewReader(s), Options{}) }
 func sacctJSONString(s string) (*Result, error) { return SacctJSON(strings.NewReader(s), Options{}) }
+
+// TestJobcompNewlineInName: the jobcomp file writes a job name holding a
+// newline as it is, the rest of the record on the next line: the two
+// lines are one record (they were a job skipped "no submit time" and a
+// malformed line, the job lost). Job 7 was requeued while running: its
+// first attempt is written JobState=PENDING with its start and end, an
+// earlier attempt; the job is its last attempt, submitted when requeued
+// (10:42:02), as sacct has it.
+func TestJobcompNewlineInName(t *testing.T) {
+	res, err := Jobcomp(strings.NewReader(readFeature(t, "jobcomp-newline-requeue.txt")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report
+	if strings.Join(res.IDs, " ") != "16 17 7" || len(rep.Skipped) != 0 || rep.Requeued != 1 || rep.Records != 4 {
+		t.Fatalf("ids %v, report %+v", res.IDs, rep)
+	}
+	for i, want := range [][3]int64{{0, 154, 2}, {0, 155, 2}, {150, 121, 25}} {
+		if j := res.Jobs[i]; [3]int64{j.Submit, j.Wait, j.RunTime} != want || j.Status != 1 || j.AllocProcs != 1 {
+			t.Errorf("job %s: %+v, want submit, wait, run %v", res.IDs[i], j, want)
+		}
+	}
+}

@@ -37,7 +37,11 @@ var jobcompKeys = map[string]bool{
 // requeues are read as Sacct's doc says, the fields as Result's says. The
 // demand (Result's doc) comes from Tres (the allocation) and NodeCnt. A
 // line with a key twice (a job name "sweep JobState=COMPLETED") is
-// malformed: which is the field cannot be told.
+// malformed: which is the field cannot be told. A newline in a value (a
+// job name) cuts a line: while it lacks ExitCode=, the last key, the next
+// line that is no record of its own is its rest (the newline a blank). A
+// requeued job's earlier attempts are written JobState=PENDING (Slurm
+// 22.05) or REQUEUED: either is an earlier attempt.
 func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {
@@ -45,13 +49,47 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	}
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
-	if err := eachLine(in, b, func(line string, num int) error { return jobcompRecord(b, line, num) }); err != nil {
+	// A line is read once the next shows it whole: a newline in a value
+	// (a job name $'new\nline') cuts it, the rest on the next line.
+	held, heldNum := "", 0
+	flush := func() error {
+		if held == "" {
+			return nil
+		}
+		line := held
+		held = ""
+		return jobcompRecord(b, line, heldNum)
+	}
+	err = eachLine(in, b, func(line string, num int) error {
+		if held != "" && cutShort(held, line) {
+			b.rep.Records-- // (one record of two lines)
+			held += "\n" + line
+			return nil
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		held, heldNum = line, num
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := b.empty(); err != nil {
 		return nil, err
 	}
 	return b.finish()
+}
+
+// cutShort tells whether line is the rest of held, a record cut by a
+// newline in a value: held lacks ExitCode=, which Slurm writes last, and
+// line is no record of its own (JobId=...). A value's newline is read as
+// a blank, as the line's blanks are.
+func cutShort(held, line string) bool {
+	return !strings.Contains(held, " ExitCode=") && !strings.HasPrefix(line, "JobId=") && len(held)+len(line) < maxLine
 }
 
 // splitKeyValues splits "K=v K2=v two" into keys and values by the known
