@@ -166,3 +166,26 @@ func TestJobcompNewlineInName(t *testing.T) {
 		}
 	}
 }
+
+// TestSacctMemGres pins what examples/convert's README says of --mem and
+// --gres: job 13 (-c 2 --mem=500M --gres=gpu:1) asks 256000 KB per
+// processor and 1 GPU, job 14 (-c 3 --mem-per-cpu=100M --gpus=2) 102400
+// KB and 2 GPUs (sacct's ReqTRES: mem=300M, gres/gpu=2).
+func TestSacctMemGres(t *testing.T) {
+	res, err := sacctString(readFeature(t, "sacct-mem-gres.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 2 {
+		t.Fatalf("%+v", res.Report)
+	}
+	for i, want := range []struct {
+		kb   float64
+		gpus int64
+	}{{256000, 1000}, {102400, 2000}} {
+		j := res.Jobs[i]
+		if j.ReqMemory != want.kb || j.Demand == nil || j.Demand.GPUs != want.gpus {
+			t.Errorf("job %s: %+v, demand %+v", res.IDs[i], j, j.Demand)
+		}
+	}
+}
