@@ -189,3 +189,26 @@ func TestSacctMemGres(t *testing.T) {
 		}
 	}
 }
+
+// TestJobcompHeldCancelled: a job cancelled while held (sbatch -H, then
+// scancel) is written ProcCnt=0, its request in Tres (cpu=1): it asked
+// for 1 processor and 4000 MB (they were -1). Job 20, cancelled while
+// pending but not held, has ProcCnt=8 as before.
+func TestJobcompHeldCancelled(t *testing.T) {
+	res, err := Jobcomp(strings.NewReader(readFeature(t, "jobcomp-cancelled-pending.txt")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.IDs, " ") != "10 20" {
+		t.Fatalf("ids %v, report %+v", res.IDs, res.Report)
+	}
+	for i, want := range []struct {
+		procs int64
+		kb    float64
+	}{{1, 4096000}, {8, 512000}} {
+		j := res.Jobs[i]
+		if j.ReqProcs != want.procs || j.ReqMemory != want.kb || j.Status != 5 || j.Wait != -1 || j.AllocProcs != -1 {
+			t.Errorf("job %s: %+v", res.IDs[i], j)
+		}
+	}
+}

@@ -187,7 +187,17 @@ func jobcompRecord(b *builder, line string, num int) error {
 		}
 	}
 	nodes := kv["NodeList"]
-	if nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned" {
+	ran := nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned"
+	if !ran && procs <= 0 {
+		// A job cancelled while held has ProcCnt=0 (Slurm 22.05); its
+		// Tres has the CPUs it asked for (its request was lost, -1).
+		if v, ok := tresValue(kv["Tres"], "cpu"); ok {
+			if n, err := parseProcs(v); err == nil && n > 0 {
+				procs = n
+			}
+		}
+	}
+	if ran {
 		r.alloc = procs
 	} else {
 		r.req = procs
