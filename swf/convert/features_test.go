@@ -2,6 +2,7 @@ package convert
 
 import (
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -210,5 +211,56 @@ func TestJobcompHeldCancelled(t *testing.T) {
 		if j.ReqProcs != want.procs || j.ReqMemory != want.kb || j.Status != 5 || j.Wait != -1 || j.AllocProcs != -1 {
 			t.Errorf("job %s: %+v", res.IDs[i], j)
 		}
+	}
+}
+
+// TestJoinLinear: a record cut by newlines is joined once, not line by
+// line: a cut line followed by 20000 short lines (each the rest of the
+// value, as far as the reader can tell, up to maxLine) is read with
+// allocations linear in the input. Joining each line to the last
+// allocated ~4 GB here (and took minutes on 100000 lines).
+func TestJoinLinear(t *testing.T) {
+	rest := strings.Repeat("x", 19) + "\n"
+	n := 20000
+	for _, c := range []struct {
+		name string
+		conv func(string) (int, error)
+		in   string
+	}{
+		{"sacct", func(s string) (int, error) {
+			res, err := sacctString(s)
+			if err != nil {
+				return 0, err
+			}
+			return res.Report.Skipped[skipMalformed], nil
+		}, strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + sacctLine(good("1")) + "2|2|cut\n"},
+		{"jobcomp", func(s string) (int, error) {
+			res, err := Jobcomp(strings.NewReader(s), Options{})
+			if err != nil {
+				return 0, err
+			}
+			return res.Report.Skipped[skipMalformed], nil
+		}, readFeature(t, "jobcomp-cancelled-pending.txt") + "JobId=3 UserId=root(0) GroupId=root(0) Name=cut\n"},
+		{"scontrol", func(s string) (int, error) {
+			res, err := QueueSnapshot(strings.NewReader(s), Options{})
+			if err != nil {
+				return 0, err
+			}
+			return len(res.Waiting), nil
+		}, strings.SplitN(readFeature(t, "scontrol-pending.txt"), "   StdErr=", 2)[0]},
+	} {
+		in := c.in + strings.Repeat(rest, n)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got, err := c.conv(in)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+			t.Errorf("%s: %d MB allocated for %d KB of input", c.name, alloc>>20, len(in)>>10)
+		}
+		t.Logf("%s: %d", c.name, got)
 	}
 }

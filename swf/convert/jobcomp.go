@@ -50,26 +50,30 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
 	// A line is read once the next shows it whole: a newline in a value
-	// (a job name $'new\nline') cuts it, the rest on the next line.
-	held, heldNum := "", 0
+	// (a job name $'new\nline') cuts it, the rest on the next line. The
+	// lines are kept apart and joined once (joining each to the last made
+	// a file of short lines quadratic).
+	var held []string
+	heldNum, size, whole := 0, 0, false
 	flush := func() error {
-		if held == "" {
+		if len(held) == 0 {
 			return nil
 		}
-		line := held
-		held = ""
+		line := strings.Join(held, "\n")
+		held = held[:0]
 		return jobcompRecord(b, line, heldNum)
 	}
 	err = eachLine(in, b, func(line string, num int) error {
-		if held != "" && cutShort(held, line) {
+		if len(held) > 0 && !whole && !strings.HasPrefix(line, "JobId=") && size+1+len(line) <= maxLine {
 			b.rep.Records-- // (one record of two lines)
-			held += "\n" + line
+			held, size = append(held, line), size+1+len(line)
+			whole = strings.Contains(line, " ExitCode=")
 			return nil
 		}
 		if err := flush(); err != nil {
 			return err
 		}
-		held, heldNum = line, num
+		held, heldNum, size, whole = append(held, line), num, len(line), strings.Contains(line, " ExitCode=")
 		return nil
 	})
 	if err == nil {
@@ -84,14 +88,6 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	return b.finish()
 }
 
-// cutShort tells whether line is the rest of held, a record cut by a
-// newline in a value: held lacks ExitCode=, which Slurm writes last, and
-// line is no record of its own (JobId=...). A value's newline is read as
-// a blank, as the line's blanks are.
-func cutShort(held, line string) bool {
-	return !strings.Contains(held, " ExitCode=") && !strings.HasPrefix(line, "JobId=") && len(held)+len(line) < maxLine
-}
-
 // splitKeyValues splits "K=v K2=v two" into keys and values by the known
 // keys; it returns false when the line does not start with a known key,
 // and the key when one appears twice: a value (a job name "sweep
@@ -100,21 +96,30 @@ func cutShort(held, line string) bool {
 // it, a job FAILED written COMPLETED.
 func splitKeyValues(line string, known map[string]bool) (kv map[string]string, ok bool, twice string) {
 	kv = map[string]string{}
-	last := ""
-	for _, tok := range strings.Fields(line) {
+	toks := strings.Fields(line)
+	// A value's tokens are joined once it ends (appending each to the
+	// value made a line of many tokens quadratic).
+	last, from := "", 0 // the key whose value is read, its first token
+	end := func(to int) {
+		if last != "" && to > from+1 {
+			kv[last] += " " + strings.Join(toks[from+1:to], " ")
+		}
+	}
+	for i, tok := range toks {
 		k, v, ok := strings.Cut(tok, "=")
 		if ok && known[k] {
 			if _, dup := kv[k]; dup {
 				return kv, true, k
 			}
-			kv[k], last = v, k
+			end(i)
+			kv[k], last, from = v, k, i
 			continue
 		}
 		if last == "" {
 			return nil, false, ""
 		}
-		kv[last] += " " + tok
 	}
+	end(len(toks))
 	return kv, true, ""
 }
 

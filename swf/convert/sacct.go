@@ -149,8 +149,10 @@ type sacctParser struct {
 	headers  int            // header lines read
 	dup      string         // key of the last job line, when it repeated a record filed
 	text     []int          // the columns of free text, which may hold the delimiter
-	held     string         // a line cut short by a newline in a text column, until the rest comes
-	heldNum  int            // held's line number
+	held     []string       // lines cut short by a newline in a text column, until the rest comes
+	heldNum  int            // the first held line's number
+	heldBars int            // the held lines' '|'
+	heldSize int            // the held lines' bytes, joined
 }
 
 // textColumns are sacct's columns of free text, in which a user may write
@@ -266,15 +268,15 @@ func (p *sacctParser) cutInText(line string) bool {
 	return false
 }
 
-// flushHeld reports a held line that no continuation completed as
-// malformed.
+// flushHeld reports held lines that no continuation completed as one
+// malformed record.
 func (p *sacctParser) flushHeld() error {
-	if p.held == "" {
+	if len(p.held) == 0 {
 		return nil
 	}
-	held, num := p.held, p.heldNum
-	p.held = ""
-	return p.b.malformed(num, "", held, fmt.Errorf("%d fields, the header has %d", p.fields(held), p.n))
+	held, num := strings.Join(p.held, "\n"), p.heldNum
+	p.held = p.held[:0]
+	return p.b.malformed(num, "", held, fmt.Errorf("%d fields, the header has %d", p.heldBars+1, p.n))
 }
 
 // record reads one line. sacct prints a newline in a text column (a job
@@ -282,21 +284,25 @@ func (p *sacctParser) flushHeld() error {
 // too few fields: such a line is held and the next one joined to it, the
 // pair one record when they make the header's fields (it was two
 // malformed ones, the job lost and its steps counted "of jobs not in the
-// input").
+// input"). The held lines are kept apart, their '|' and bytes counted,
+// and joined once (joining each to the last made a file of short lines
+// quadratic).
 func (p *sacctParser) record(line string, num int) error {
 	b := p.b
-	if p.held != "" {
-		joined := p.held + "\n" + line
+	if len(p.held) > 0 {
+		n := p.heldBars + p.fields(line) // fields of the lines joined
+		size := p.heldSize + 1 + len(line)
 		// Exactly the header's fields: a text column holding a newline
 		// and a '|' is not joined back, lest the next record (a step
 		// "16.batch|...") be read into the name as extra fields.
-		switch n := p.fields(joined); {
+		switch {
 		case n == p.n:
 			b.rep.Records-- // (one record of two lines)
-			line, num, p.held = joined, p.heldNum, ""
-		case n < p.n && len(joined) <= maxLine:
+			line, num = strings.Join(append(p.held, line), "\n"), p.heldNum
+			p.held = p.held[:0]
+		case n < p.n && size <= maxLine:
 			b.rep.Records--
-			p.held = joined
+			p.held, p.heldBars, p.heldSize = append(p.held, line), p.heldBars+strings.Count(line, "|"), size
 			return nil
 		default:
 			if err := p.flushHeld(); err != nil {
@@ -306,7 +312,7 @@ func (p *sacctParser) record(line string, num int) error {
 	}
 	f, ok := p.split(line)
 	if !ok && p.cutInText(line) {
-		p.held, p.heldNum = line, num
+		p.held, p.heldNum, p.heldBars, p.heldSize = append(p.held, line), num, strings.Count(line, "|"), len(line)
 		return nil
 	}
 	if !ok {

@@ -13,12 +13,24 @@ import (
 func (s *snapBuilder) readText(in io.Reader) error {
 	b := s.b
 	var rec []string // the record's lines, a newline's continuation joined
+	// tail are the lines continuing rec's last one (a value holding a
+	// newline), joined to it once (joining each made a file of short
+	// lines quadratic); open tells that a line not indented continues it.
+	var tail []string
+	open := false
 	size := 0
 	start := 0
+	settle := func() {
+		if len(tail) > 0 {
+			rec[len(rec)-1] += "\n" + strings.Join(tail, "\n")
+			tail = tail[:0]
+		}
+	}
 	flush := func() error {
 		if start == 0 {
 			return nil
 		}
+		settle()
 		line := start
 		start = 0
 		b.rep.Records++
@@ -55,18 +67,26 @@ func (s *snapBuilder) readText(in io.Reader) error {
 			}
 			start = lr.line
 			rec, size = append(rec[:0], line), len(line)
+			_, name, ok := strings.Cut(line, " JobName=")
+			open = ok && nameEnd(name) < 0
 		case start > 0 && (line[0] == ' ' || line[0] == '\t'):
+			settle()
 			if size += len(line); size > maxLine {
 				rec = append(rec[:0], "JobId=") // a record longer than a line: malformed below
 			}
 			rec = append(rec, trimmed) // (scontrolFields reads a free text to its line's end)
-		case start > 0 && continues(rec) && size+len(line) <= maxLine:
+			k, _, _ := strings.Cut(trimmed, "=")
+			open = freeText[k]
+		case start > 0 && open && size+len(line) <= maxLine:
 			// A newline in a job name (sbatch -J $'a\nb') or another free
 			// text: scontrol prints it as it is, the rest of the value on
 			// a line of its own, not indented (it was a malformed record,
 			// and so was each of the record's lines after it, the job lost).
+			// The job name of -o's one line ends at the UserId=... GroupId=
+			// after it.
 			size += len(line)
-			rec[len(rec)-1] += "\n" + line
+			tail = append(tail, line)
+			open = len(rec) > 1 || nameEnd(line) < 0
 		case trimmed == "No jobs in the system" && b.rep.Records == 0 && start == 0:
 			b.rep.Notes = append(b.rep.Notes, "scontrol: no jobs in the system")
 		default:
@@ -172,21 +192,6 @@ func oneLineFreeText(kv map[string]string, rest string) string {
 		}
 	}
 	return rest[:c] + rest[p:]
-}
-
-// continues tells whether the line after rec's last, not indented, is the
-// rest of a value holding a newline: of the job name, on the first line
-// while it has no " UserId=... GroupId=" after it (the name of -o's one
-// line is followed by them), or of a free text alone on its line. Any
-// other such line is not a record's (malformed).
-func continues(rec []string) bool {
-	last := rec[len(rec)-1]
-	if len(rec) == 1 {
-		_, name, ok := strings.Cut(last, " JobName=")
-		return ok && nameEnd(name) < 0
-	}
-	k, _, _ := strings.Cut(last, "=")
-	return freeText[k]
 }
 
 // freeText are the keys of scontrol show job whose values are free text,
