@@ -264,3 +264,23 @@ func TestJoinLinear(t *testing.T) {
 		t.Logf("%s: %d", c.name, got)
 	}
 }
+
+// TestSacctParsableNewlineFirst: with --parsable every line ends in '|',
+// except a line cut by a newline in a text column. A name that begins
+// with the newline (-J $'\nline') cuts the line just after a delimiter,
+// "16|16|": that '|' is the name's, not the closing one, and the line is
+// held for its rest (it was read as 2 fields, not reaching the name, and
+// the job lost, 2 malformed records). The same name in --parsable2.
+func TestSacctParsableNewlineFirst(t *testing.T) {
+	in := strings.Replace(readFeature(t, "sacct-newline-name.txt"), "16|16|new\n", "16|16|\n", 1)
+	parsable := strings.Replace(strings.ReplaceAll(in, "\n", "|\n"), "16|16||\n", "16|16|\n", 1)
+	for _, s := range []string{in, parsable} {
+		res, err := sacctString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(res.IDs, " ") != "15 16 17" || res.Report.Skipped[skipMalformed] != 0 || res.Jobs[1].RunTime != 2 {
+			t.Errorf("ids %v, report %+v", res.IDs, res.Report)
+		}
+	}
+}

@@ -254,9 +254,11 @@ func (p *sacctParser) fields(line string) int {
 // cutInText tells a line that may be the start of a record cut by a
 // newline in a text column: fewer fields than the header, the last in a
 // text column, the first a job id (a digit). A short line of anything
-// else ("junk") is malformed at once, not joined to the next.
+// else ("junk") is malformed at once, not joined to the next. (A cut
+// line lacks --parsable's closing '|': one it ends with is a delimiter,
+// the text column's value beginning with the newline.)
 func (p *sacctParser) cutInText(line string) bool {
-	n := p.fields(line)
+	n := strings.Count(line, "|") + 1
 	if n >= p.n || line == "" || line[0] < '0' || line[0] > '9' {
 		return false
 	}
