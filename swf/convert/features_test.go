@@ -284,3 +284,15 @@ func TestSacctParsableNewlineFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestJobcompJunkNotJoined: only a record's start (JobId=...) lacking
+// ExitCode= waits for its rest: 50 lines "junk" are 50 malformed records,
+// as in sacct (TestMaxErrors); they were one, each joined to the first.
+func TestJobcompJunkNotJoined(t *testing.T) {
+	in := readFeature(t, "jobcomp-cancelled-pending.txt") + strings.Repeat("junk\n", 50)
+	res, err := Jobcomp(strings.NewReader(in), Options{MaxErrors: 3})
+	if err != nil || len(res.Jobs) != 2 || len(res.Report.Errors) != 3 || res.Report.Skipped[skipMalformed] != 50 ||
+		res.Report.Records != 52 {
+		t.Errorf("%v %+v", err, res.Report)
+	}
+}

@@ -38,10 +38,11 @@ var jobcompKeys = map[string]bool{
 // demand (Result's doc) comes from Tres (the allocation) and NodeCnt. A
 // line with a key twice (a job name "sweep JobState=COMPLETED") is
 // malformed: which is the field cannot be told. A newline in a value (a
-// job name) cuts a line: while it lacks ExitCode=, the last key, the next
-// line that is no record of its own is its rest (the newline a blank). A
-// requeued job's earlier attempts are written JobState=PENDING (Slurm
-// 22.05) or REQUEUED: either is an earlier attempt.
+// job name) cuts a line: while a line JobId=... lacks ExitCode=, the last
+// key, the next line that is no record of its own is its rest (the
+// newline a blank). A requeued job's earlier attempts are written
+// JobState=PENDING (Slurm 22.05) or REQUEUED: either is an earlier
+// attempt.
 func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {
@@ -54,7 +55,7 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	// lines are kept apart and joined once (joining each to the last made
 	// a file of short lines quadratic).
 	var held []string
-	heldNum, size, whole := 0, 0, false
+	heldNum, size, cut := 0, 0, false
 	flush := func() error {
 		if len(held) == 0 {
 			return nil
@@ -64,16 +65,19 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 		return jobcompRecord(b, line, heldNum)
 	}
 	err = eachLine(in, b, func(line string, num int) error {
-		if len(held) > 0 && !whole && !strings.HasPrefix(line, "JobId=") && size+1+len(line) <= maxLine {
+		if len(held) > 0 && cut && !strings.HasPrefix(line, "JobId=") && size+1+len(line) <= maxLine {
 			b.rep.Records-- // (one record of two lines)
 			held, size = append(held, line), size+1+len(line)
-			whole = strings.Contains(line, " ExitCode=")
+			cut = !strings.Contains(line, " ExitCode=")
 			return nil
 		}
 		if err := flush(); err != nil {
 			return err
 		}
-		held, heldNum, size, whole = append(held, line), num, len(line), strings.Contains(line, " ExitCode=")
+		// Only a record's start (JobId=) is cut: a line of anything else
+		// is malformed alone, not joined to the lines after it.
+		held, heldNum, size = append(held, line), num, len(line)
+		cut = strings.HasPrefix(line, "JobId=") && !strings.Contains(line, " ExitCode=")
 		return nil
 	})
 	if err == nil {
