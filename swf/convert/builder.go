@@ -48,6 +48,7 @@ const (
 	noteNoQOS         = "no QOS"
 	noteStartWalltime = "start from end - resources_used.walltime"
 	noteStartElapsed  = "start from end - Elapsed"
+	noteJoined        = "record of several lines (a newline in a value)"
 )
 
 // record is one job as a parser read it, in absolute times, before the

@@ -141,6 +141,9 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	r := newRecord(num)
 	r.key, r.id = key, key
+	if strings.Contains(line, "\n") {
+		r.note(noteJoined)
+	}
 	if a, t := kv["ArrayJobId"], kv["ArrayTaskId"]; a != "" && a != "0" && t != "" && t != "4294967294" {
 		r.id = a + "_" + t
 	}

@@ -349,6 +349,11 @@ func (p *sacctParser) record(line string, num int) error {
 	}
 	r := newRecord(num)
 	r.id, r.key = id, key
+	if strings.Contains(line, "\n") {
+		// Its lines were joined (record): a guess that two damaged lines
+		// could make as well, so it is told.
+		r.note(noteJoined)
+	}
 	if strings.Contains(id, "+") {
 		r.note(noteHet)
 	}

@@ -245,6 +245,9 @@ func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 	}
 	q := newQueued(num)
 	q.ID = id
+	if slices.ContainsFunc(rec, func(l string) bool { return strings.Contains(l, "\n") }) {
+		q.note(noteJoined)
+	}
 	if a, t := kv["ArrayJobId"], kv["ArrayTaskId"]; a != "" && a != "0" && t != "" {
 		if _, err := parseCount(t); err == nil {
 			q.ID = a + "_" + t
