@@ -185,8 +185,9 @@ func (s *tap) setDown(d bool) {
 	s.mu.Unlock()
 }
 
-// sacctColumns is the column set of the sacct → SWF converter.
-const sacctColumns = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,State,ExitCode,Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES,TotalCPU,AveRSS,MaxRSS,NTasks"
+// sacctColumns is the column set of the sacct → SWF converter (a copy
+// of it had lost Account, QOS and Suspended).
+const sacctColumns = convert.SacctFormat
 
 // TestLiveSlurm starts a cluster, runs the collector against it into an
 // in-process service while the workload of scripts/slurm-cluster.sh runs

@@ -48,6 +48,7 @@ const (
 	noteNoQOS         = "no QOS"
 	noteStartWalltime = "start from end - resources_used.walltime"
 	noteStartElapsed  = "start from end - Elapsed"
+	noteJoined        = "record of several lines (a newline in a value)"
 )
 
 // record is one job as a parser read it, in absolute times, before the
@@ -65,6 +66,7 @@ type record struct {
 	status             swf.Status
 	submit, start, end int64   // epoch seconds, -1 unknown
 	elapsed            int64   // seconds, -1 unknown
+	suspended          int64   // seconds suspended (sacct's Suspended), which Elapsed leaves out; -1 unknown
 	limit              int64   // requested time, seconds, -1 unknown
 	partLimit          string  // the limit is the partition's: this note if Options has none
 	alloc, req         int64   // processors, -1 unknown
@@ -81,7 +83,7 @@ type record struct {
 
 func newRecord(line int) record {
 	return record{line: line, status: swf.StatusUnknown, submit: -1, start: -1, end: -1,
-		elapsed: -1, limit: -1, alloc: -1, req: -1, cpu: -1, usedKB: -1, reqKB: -1}
+		elapsed: -1, suspended: -1, limit: -1, alloc: -1, req: -1, cpu: -1, usedKB: -1, reqKB: -1}
 }
 
 // notes are a record's anomalies, each reason once; embedded, so that
@@ -338,7 +340,7 @@ func (b *builder) job(r *record, base int64) swf.Job {
 		case r.end >= 0:
 			r.note(noteEndBefore)
 		case r.elapsed >= 0:
-			j.RunTime = r.elapsed
+			j.RunTime = r.elapsed + max(r.suspended, 0) // (Elapsed leaves the suspended time out)
 		default:
 			r.note(noteNoEnd)
 		}

@@ -85,6 +85,7 @@ func seed(f *testing.F, paths ...string) {
 func FuzzSacct(f *testing.F) {
 	seed(f, "testdata/sacct-parsable2.txt", "testdata/sacct-formatted.txt", "testdata/slurm-22.05/run1-sacct-parsable2-broad.txt",
 		"testdata/sacct-gpu.txt")
+	seed(f, featuresDir+"sacct-newline-name.txt", featuresDir+"sacct-suspended.txt") // (records cut by a newline)
 	f.Add([]byte("JobID|State|Submit\n1|COMPLETED|1\n1|REQUEUED|0\n1.batch|X|Y\n"))
 	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|Timelimit\n1_[1-3]|PENDING|5|||0|1-\n2+0|TIMEOUT|9|9|8|1|UNLIMITED\n"))
 	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|ReqTRES|ReqMem|NNodes|ReqGRES\n" +
@@ -114,6 +115,7 @@ func FuzzSacctJSON(f *testing.F) {
 
 func FuzzJobcomp(f *testing.F) {
 	seed(f, "testdata/jobcomp.txt", "testdata/slurm-22.05/run1-jobcomp.txt")
+	seed(f, featuresDir+"jobcomp-newline-requeue.txt", featuresDir+"jobcomp-cancelled-pending.txt")
 	f.Add([]byte("JobId=1 JobState=COMPLETED SubmitTime=1 StartTime=2 EndTime=1 NodeList=n ProcCnt=-1 Tres=mem=9Q\nJobId=x\n"))
 	f.Add([]byte("JobId=2 Name=a JobState=FAILED JobState=COMPLETED SubmitTime=2024-01-01T00:00:00 StartTime=1970-01-01T00:00:01\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "jobcomp", data) })
@@ -144,6 +146,7 @@ func FuzzQueueSnapshot(f *testing.F) {
 		seed(f, "testdata/snapshot/"+fx)
 	}
 	seed(f, "testdata/snapshot/real-22.05/2-scontrol-show-job-d.txt", "testdata/snapshot/real-22.05/2-squeue.json")
+	seed(f, featuresDir+"scontrol-pending.txt", featuresDir+"scontrol-o-pending.txt", featuresDir+"scontrol-o-freetext.txt")
 	f.Add([]byte("No jobs in the system\n"))
 	f.Add([]byte("JobId=5 ArrayJobId=5 ArrayTaskId=1-3:2%1 JobName=a b\n   Priority=7 JobState=PENDING SubmitTime=5 NumCPUs=2-4 TimeLimit=1-00:00:00\n"))
 	f.Add([]byte(`{"jobs":[{"job_id":1,"job_state":["RUNNING","COMPLETING"],"submit_time":{"set":true,"number":9},"start_time":1e300,` +

@@ -37,7 +37,12 @@ var jobcompKeys = map[string]bool{
 // requeues are read as Sacct's doc says, the fields as Result's says. The
 // demand (Result's doc) comes from Tres (the allocation) and NodeCnt. A
 // line with a key twice (a job name "sweep JobState=COMPLETED") is
-// malformed: which is the field cannot be told.
+// malformed: which is the field cannot be told. A newline in a value (a
+// job name) cuts a line: while a line JobId=... lacks ExitCode=, the last
+// key, the next line that is no record of its own is its rest (the
+// newline a blank). A requeued job's earlier attempts are written
+// JobState=PENDING (Slurm 22.05) or REQUEUED: either is an earlier
+// attempt.
 func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {
@@ -45,7 +50,40 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	}
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
-	if err := eachLine(in, b, func(line string, num int) error { return jobcompRecord(b, line, num) }); err != nil {
+	// A line is read once the next shows it whole: a newline in a value
+	// (a job name $'new\nline') cuts it, the rest on the next line. The
+	// lines are kept apart and joined once (joining each to the last made
+	// a file of short lines quadratic).
+	var held []string
+	heldNum, size, cut := 0, 0, false
+	flush := func() error {
+		if len(held) == 0 {
+			return nil
+		}
+		line := strings.Join(held, "\n")
+		held = held[:0]
+		return jobcompRecord(b, line, heldNum)
+	}
+	err = eachLine(in, b, func(line string, num int) error {
+		if len(held) > 0 && cut && !strings.HasPrefix(line, "JobId=") && size+1+len(line) <= maxLine {
+			b.rep.Records-- // (one record of two lines)
+			held, size = append(held, line), size+1+len(line)
+			cut = !strings.Contains(line, " ExitCode=")
+			return nil
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		// Only a record's start (JobId=) is cut: a line of anything else
+		// is malformed alone, not joined to the lines after it.
+		held, heldNum, size = append(held, line), num, len(line)
+		cut = strings.HasPrefix(line, "JobId=") && !strings.Contains(line, " ExitCode=")
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := b.empty(); err != nil {
@@ -62,21 +100,30 @@ func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 // it, a job FAILED written COMPLETED.
 func splitKeyValues(line string, known map[string]bool) (kv map[string]string, ok bool, twice string) {
 	kv = map[string]string{}
-	last := ""
-	for _, tok := range strings.Fields(line) {
+	toks := strings.Fields(line)
+	// A value's tokens are joined once it ends (appending each to the
+	// value made a line of many tokens quadratic).
+	last, from := "", 0 // the key whose value is read, its first token
+	end := func(to int) {
+		if last != "" && to > from+1 {
+			kv[last] += " " + strings.Join(toks[from+1:to], " ")
+		}
+	}
+	for i, tok := range toks {
 		k, v, ok := strings.Cut(tok, "=")
 		if ok && known[k] {
 			if _, dup := kv[k]; dup {
 				return kv, true, k
 			}
-			kv[k], last = v, k
+			end(i)
+			kv[k], last, from = v, k, i
 			continue
 		}
 		if last == "" {
 			return nil, false, ""
 		}
-		kv[last] += " " + tok
 	}
+	end(len(toks))
 	return kv, true, ""
 }
 
@@ -94,6 +141,9 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	r := newRecord(num)
 	r.key, r.id = key, key
+	if strings.Contains(line, "\n") {
+		r.note(noteJoined)
+	}
 	if a, t := kv["ArrayJobId"], kv["ArrayTaskId"]; a != "" && a != "0" && t != "" && t != "4294967294" {
 		r.id = a + "_" + t
 	}
@@ -149,7 +199,17 @@ func jobcompRecord(b *builder, line string, num int) error {
 		}
 	}
 	nodes := kv["NodeList"]
-	if nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned" {
+	ran := nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned"
+	if !ran && procs <= 0 {
+		// A job cancelled while held has ProcCnt=0 (Slurm 22.05); its
+		// Tres has the CPUs it asked for (its request was lost, -1).
+		if v, ok := tresValue(kv["Tres"], "cpu"); ok {
+			if n, err := parseProcs(v); err == nil && n > 0 {
+				procs = n
+			}
+		}
+	}
+	if ran {
 		r.alloc = procs
 	} else {
 		r.req = procs

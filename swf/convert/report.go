@@ -95,8 +95,11 @@ type Result struct {
 // job component"; "submit time from EligibleTime"; "no Exit_status";
 // "start from end - resources_used.walltime" (a PBS E record without a
 // start); "start from end - Elapsed" (a sacct or sacct --json job that
-// ran, with Start unknown or unreadable); "memory over 1 PiB per processor"; "unreadable FIELD" (the
-// field is -1 and the error is in Errors).
+// ran, with Start unknown or unreadable); "memory over 1 PiB per
+// processor"; "record of several lines (a newline in a value)" (sacct
+// text, jobcomp, scontrol: a job name or comment holding a newline cuts
+// the record, its lines joined back); "unreadable FIELD" (the field is
+// -1 and the error is in Errors).
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no
 // ReqTRES)", "demand: CPUs not a multiple of the nodes, cores per node

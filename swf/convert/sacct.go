@@ -14,7 +14,7 @@ import (
 // others the fields they feed are -1 (Report.Notes says which). Elapsed
 // and Timelimit may replace ElapsedRaw and TimelimitRaw.
 const SacctFormat = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,Account,QOS,State,ExitCode," +
-	"Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
+	"Submit,Start,End,ElapsedRaw,Suspended,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
 	"TotalCPU,AveRSS,MaxRSS,NTasks"
 
 // colNames are the columns read that SacctFormat leaves out, spelled as
@@ -50,8 +50,10 @@ var sacctColumns = []struct{ name, feeds string }{
 // their job its used memory (and its CPU time when the job line has
 // none). A job that ran (completed, failed or cancelled, with an Elapsed
 // above 0: slurmdbd gives a job whose start is unknown an Elapsed of 0)
-// whose Start is unknown or unreadable takes it from End less Elapsed,
-// noted (SacctJSON the same from time.end and time.elapsed).
+// whose Start is unknown or unreadable takes it from End less Elapsed
+// and Suspended (the time it was suspended, which Elapsed leaves out),
+// noted (SacctJSON the same from time.end, time.elapsed and
+// time.suspended).
 // Result's doc says how the SWF fields are filled.
 //
 // The status comes from the job state, never the exit code (Slurm 22.05's
@@ -108,6 +110,9 @@ func Sacct(r io.Reader, opt Options) (_ *Result, err error) {
 			// starts another sacct output (files concatenated): its column
 			// order holds from there on.
 			b.rep.Records--
+			if err := p.flushHeld(); err != nil {
+				return err
+			}
 			if p.col != nil {
 				b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("line %d: another header line; its columns apply from there on", num))
 			}
@@ -115,6 +120,9 @@ func Sacct(r io.Reader, opt Options) (_ *Result, err error) {
 		}
 		return p.record(line, num)
 	})
+	if err == nil {
+		err = p.flushHeld()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +149,10 @@ type sacctParser struct {
 	headers  int            // header lines read
 	dup      string         // key of the last job line, when it repeated a record filed
 	text     []int          // the columns of free text, which may hold the delimiter
+	held     []string       // lines cut short by a newline in a text column, until the rest comes
+	heldNum  int            // the first held line's number
+	heldBars int            // the held lines' '|'
+	heldSize int            // the held lines' bytes, joined
 }
 
 // textColumns are sacct's columns of free text, in which a user may write
@@ -231,9 +243,80 @@ func (p *sacctParser) split(line string) ([]string, bool) {
 	return f, len(f) == p.n
 }
 
+// fields counts line's fields as split would before joining.
+func (p *sacctParser) fields(line string) int {
+	if p.trailing {
+		line = strings.TrimSuffix(line, "|")
+	}
+	return strings.Count(line, "|") + 1
+}
+
+// cutInText tells a line that may be the start of a record cut by a
+// newline in a text column: fewer fields than the header, the last in a
+// text column, the first a job id (a digit). A short line of anything
+// else ("junk") is malformed at once, not joined to the next. (A cut
+// line lacks --parsable's closing '|': one it ends with is a delimiter,
+// the text column's value beginning with the newline.)
+func (p *sacctParser) cutInText(line string) bool {
+	n := strings.Count(line, "|") + 1
+	if n >= p.n || line == "" || line[0] < '0' || line[0] > '9' {
+		return false
+	}
+	for _, i := range p.text {
+		if i < n {
+			return true
+		}
+	}
+	return false
+}
+
+// flushHeld reports held lines that no continuation completed as one
+// malformed record.
+func (p *sacctParser) flushHeld() error {
+	if len(p.held) == 0 {
+		return nil
+	}
+	held, num := strings.Join(p.held, "\n"), p.heldNum
+	p.held = p.held[:0]
+	return p.b.malformed(num, "", held, fmt.Errorf("%d fields, the header has %d", p.heldBars+1, p.n))
+}
+
+// record reads one line. sacct prints a newline in a text column (a job
+// name "a\nb", a comment) as it is, cutting the record in two lines of
+// too few fields: such a line is held and the next one joined to it, the
+// pair one record when they make the header's fields (it was two
+// malformed ones, the job lost and its steps counted "of jobs not in the
+// input"). The held lines are kept apart, their '|' and bytes counted,
+// and joined once (joining each to the last made a file of short lines
+// quadratic).
 func (p *sacctParser) record(line string, num int) error {
 	b := p.b
+	if len(p.held) > 0 {
+		n := p.heldBars + p.fields(line) // fields of the lines joined
+		size := p.heldSize + 1 + len(line)
+		// Exactly the header's fields: a text column holding a newline
+		// and a '|' is not joined back, lest the next record (a step
+		// "16.batch|...") be read into the name as extra fields.
+		switch {
+		case n == p.n:
+			b.rep.Records-- // (one record of two lines)
+			line, num = strings.Join(append(p.held, line), "\n"), p.heldNum
+			p.held = p.held[:0]
+		case n < p.n && size <= maxLine:
+			b.rep.Records--
+			p.held, p.heldBars, p.heldSize = append(p.held, line), p.heldBars+strings.Count(line, "|"), size
+			return nil
+		default:
+			if err := p.flushHeld(); err != nil {
+				return err
+			}
+		}
+	}
 	f, ok := p.split(line)
+	if !ok && p.cutInText(line) {
+		p.held, p.heldNum, p.heldBars, p.heldSize = append(p.held, line), num, strings.Count(line, "|"), len(line)
+		return nil
+	}
 	if !ok {
 		err := fmt.Errorf("%d fields, the header has %d", strings.Count(line, "|")+1, p.n)
 		if len(p.text) > 1 && strings.Count(line, "|")+1 > p.n {
@@ -266,6 +349,11 @@ func (p *sacctParser) record(line string, num int) error {
 	}
 	r := newRecord(num)
 	r.id, r.key = id, key
+	if strings.Contains(line, "\n") {
+		// Its lines were joined (record): a guess that two damaged lines
+		// could make as well, so it is told.
+		r.note(noteJoined)
+	}
 	if strings.Contains(id, "+") {
 		r.note(noteHet)
 	}
@@ -333,6 +421,15 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 	}{{"elapsedraw", &r.elapsed}, {"alloccpus", &r.alloc}, {"reqcpus", &r.req}, {"nnodes", &nodes}} {
 		if err := count(c.name, c.dst); err != nil {
 			return err
+		}
+	}
+	if v := get("suspended"); v != "" {
+		if s, err := parseDuration(v); err != nil {
+			if err := b.fieldError(r, "Suspended", v, err); err != nil {
+				return err
+			}
+		} else {
+			r.suspended = int64(s)
 		}
 	}
 	if v := get("elapsed"); r.elapsed < 0 && v != "" {

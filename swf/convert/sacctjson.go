@@ -255,6 +255,7 @@ type jsonJob struct {
 		Start      jsonNum `json:"start"`
 		End        jsonNum `json:"end"`
 		Elapsed    jsonNum `json:"elapsed"`
+		Suspended  jsonNum `json:"suspended"`
 		Limit      jsonNum `json:"limit"`
 		Total      struct {
 			Seconds      jsonNum `json:"seconds"`
@@ -346,11 +347,13 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		n     jsonNum
 		dst   *int64
 	}{{"time.submission", j.Time.Submission, &r.submit}, {"time.start", j.Time.Start, &r.start},
-		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
+		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed},
+		{"time.suspended", j.Time.Suspended, &r.suspended}} {
 		// 0 is Slurm's unset time; an absolute one before 1990 is
 		// another unset field, a negative one corrupt (it was unknown
-		// without a word); the elapsed time is a duration.
-		early := t.dst != &r.elapsed && t.n.OK() && t.n.V != 0 && t.n.V < minTime
+		// without a word); the elapsed and suspended times are durations.
+		duration := t.dst == &r.elapsed || t.dst == &r.suspended
+		early := !duration && t.n.OK() && t.n.V != 0 && t.n.V < minTime
 		switch {
 		case t.n.Big || t.n.OK() && t.n.V > maxTime || early:
 			if err := b.fieldError(&r, t.field, t.n.Text, timeError(t.n)); err != nil {

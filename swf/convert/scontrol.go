@@ -3,6 +3,7 @@ package convert
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -11,16 +12,29 @@ import (
 // (-o). "No jobs in the system" is an empty queue.
 func (s *snapBuilder) readText(in io.Reader) error {
 	b := s.b
-	var rec strings.Builder
+	var rec []string // the record's lines, a newline's continuation joined
+	// tail are the lines continuing rec's last one (a value holding a
+	// newline), joined to it once (joining each made a file of short
+	// lines quadratic); open tells that a line not indented continues it.
+	var tail []string
+	open := false
+	size := 0
 	start := 0
+	settle := func() {
+		if len(tail) > 0 {
+			rec[len(rec)-1] += "\n" + strings.Join(tail, "\n")
+			tail = tail[:0]
+		}
+	}
 	flush := func() error {
 		if start == 0 {
 			return nil
 		}
+		settle()
 		line := start
 		start = 0
 		b.rep.Records++
-		return s.scontrolRecord(rec.String(), line)
+		return s.scontrolRecord(rec, line)
 	}
 	lr := newLineReader(in)
 	for {
@@ -52,15 +66,27 @@ func (s *snapBuilder) readText(in io.Reader) error {
 				return err
 			}
 			start = lr.line
-			rec.Reset()
-			rec.WriteString(line)
+			rec, size = append(rec[:0], line), len(line)
+			_, name, ok := strings.Cut(line, " JobName=")
+			open = ok && nameEnd(name) < 0
 		case start > 0 && (line[0] == ' ' || line[0] == '\t'):
-			if rec.Len()+len(line) > maxLine {
-				rec.Reset() // a record longer than a line: malformed below
-				rec.WriteString("JobId=")
+			settle()
+			if size += len(line); size > maxLine {
+				rec = append(rec[:0], "JobId=") // a record longer than a line: malformed below
 			}
-			rec.WriteByte('\n') // (scontrolFields reads a free text to its line's end)
-			rec.WriteString(trimmed)
+			rec = append(rec, trimmed) // (scontrolFields reads a free text to its line's end)
+			k, _, _ := strings.Cut(trimmed, "=")
+			open = freeText[k]
+		case start > 0 && open && size+len(line) <= maxLine:
+			// A newline in a job name (sbatch -J $'a\nb') or another free
+			// text: scontrol prints it as it is, the rest of the value on
+			// a line of its own, not indented (it was a malformed record,
+			// and so was each of the record's lines after it, the job lost).
+			// The job name of -o's one line ends at the UserId=... GroupId=
+			// after it.
+			size += len(line)
+			tail = append(tail, line)
+			open = len(rec) > 1 || nameEnd(line) < 0
 		case trimmed == "No jobs in the system" && b.rep.Records == 0 && start == 0:
 			b.rep.Notes = append(b.rep.Notes, "scontrol: no jobs in the system")
 		default:
@@ -81,18 +107,20 @@ func (s *snapBuilder) readText(in io.Reader) error {
 // continues the previous value. A free text (a job name, a comment, a
 // path) is one value, whatever it holds: a name "x JobState=COMPLETED"
 // set the job's state, read before the real JobState (first wins). The
-// record's lines are apart ('\n'): scontrol prints JobName= last on the
-// first line and each other free text alone on its line, so such a value
-// runs to the line's end; in a one-line record (-o) JobName runs to the
-// " UserId=" that scontrol's fixed order puts after it (the first one
-// followed by " GroupId="; without one the line is read by tokens), or
-// to the " HetJobIdSet=" that a heterogeneous job has before it. The
-// other free texts of a one-line record are read by tokens: a Comment
-// holding "TresPerNode=..." still sets it (printed after it, if at all).
-func scontrolFields(rec string) map[string]string {
+// record's lines are apart (rec, a value's newline kept inside its line):
+// scontrol prints JobName= last on the first line and each other free
+// text alone on its line, so such a value runs to the line's end. In a
+// one-line record (-o) JobName runs to the " UserId=" that scontrol's
+// fixed order puts after it (the first one followed by " GroupId=";
+// without one the line is read by tokens), or to the " HetJobIdSet="
+// that a heterogeneous job has before it; the other free texts, printed
+// together from Command= to the last Power= (oneLineFreeText), run each
+// to the next free text's key (a Comment holding "TresPerNode=gres:gpu:8"
+// gave a job that asked for none 8 GPUs).
+func scontrolFields(rec []string) map[string]string {
 	kv := make(map[string]string, 48)
-	oneLine := !strings.Contains(rec, "\n")
-	for line := range strings.SplitSeq(rec, "\n") {
+	oneLine := len(rec) == 1
+	for _, line := range rec {
 		if k, v, ok := strings.Cut(line, "="); ok && freeText[k] && !oneLine {
 			if _, dup := kv[k]; !dup {
 				kv[k] = strings.TrimSpace(v)
@@ -109,7 +137,7 @@ func scontrolFields(rec string) map[string]string {
 						scontrolTokens(kv, line)
 						continue
 					}
-					name, rest = name[:j], name[j:]
+					name, rest = name[:j], oneLineFreeText(kv, name[j:])
 					// A heterogeneous job's HetJobIdSet= comes
 					// between (alone on its line without -o).
 					if k := strings.LastIndex(name, " HetJobIdSet="); k >= 0 && !strings.Contains(name[k+1:], " ") {
@@ -123,6 +151,47 @@ func scontrolFields(rec string) map[string]string {
 		scontrolTokens(kv, line)
 	}
 	return kv
+}
+
+// oneLineFreeText reads the free texts of a one-line record's rest (after
+// its name) into kv and returns the rest without them. Slurm 22.05 prints
+// them in a fixed order, from Command= to StdOut=, followed by Power=
+// (always printed) and the optional Tres*, Mail* keys: between the first
+// " Command=" and the last " Power=" each value runs to the next free
+// text's key. Without both the rest is left to be read by tokens.
+func oneLineFreeText(kv map[string]string, rest string) string {
+	c := strings.Index(rest, " Command=")
+	p := strings.LastIndex(rest, " Power=")
+	if c < 0 || p < c {
+		return rest
+	}
+	region := rest[c:p] + " "
+	type cut struct {
+		at  int
+		key string
+	}
+	var cuts []cut
+	for k := range freeText {
+		for off := 0; ; {
+			i := strings.Index(region[off:], " "+k+"=")
+			if i < 0 {
+				break
+			}
+			cuts = append(cuts, cut{off + i + 1, k})
+			off += i + 1
+		}
+	}
+	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
+	for n, c := range cuts {
+		end := len(region)
+		if n+1 < len(cuts) {
+			end = cuts[n+1].at
+		}
+		if _, dup := kv[c.key]; !dup {
+			kv[c.key] = strings.TrimSpace(region[c.at+len(c.key)+1 : end])
+		}
+	}
+	return rest[:c] + rest[p:]
 }
 
 // freeText are the keys of scontrol show job whose values are free text,
@@ -167,7 +236,7 @@ func scontrolTokens(kv map[string]string, line string) {
 	}
 }
 
-func (s *snapBuilder) scontrolRecord(rec string, num int) error {
+func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 	b := s.b
 	kv := scontrolFields(rec)
 	id := kv["JobId"]
@@ -176,6 +245,9 @@ func (s *snapBuilder) scontrolRecord(rec string, num int) error {
 	}
 	q := newQueued(num)
 	q.ID = id
+	if slices.ContainsFunc(rec, func(l string) bool { return strings.Contains(l, "\n") }) {
+		q.note(noteJoined)
+	}
 	if a, t := kv["ArrayJobId"], kv["ArrayTaskId"]; a != "" && a != "0" && t != "" {
 		if _, err := parseCount(t); err == nil {
 			q.ID = a + "_" + t

@@ -181,19 +181,22 @@ func tresValue(tres, key string) (string, bool) {
 // Elapsed to 0 for a job whose start is 0 (sacct's "Unknown"), so an
 // Elapsed of 0 says nothing of how long it ran (taken, it made a run
 // time of 0 and a wait to the end). Elapsed excludes the time the job
-// was suspended, so such a start is late by that much. A start falling
-// before the submit is kept and noted "start before submit", as any; one
-// before 1990 is left unknown.
+// was suspended (scontrol suspend): that time (sacct's Suspended, sacct
+// --json's time.suspended) is taken off too (it was not, the start late
+// by it); without it (sacct's column absent) such a start is late by
+// that much. A start falling before the submit is kept and noted "start
+// before submit", as any; one before 1990 is left unknown.
 func startFromElapsed(r *record) {
-	if r.skip != "" || r.start >= 0 || r.end < 0 || r.elapsed <= 0 || r.elapsed > r.end {
+	ran := r.elapsed + max(r.suspended, 0)
+	if r.skip != "" || r.start >= 0 || r.end < 0 || r.elapsed <= 0 || ran > r.end {
 		return
 	}
 	if r.status != swf.StatusCompleted && r.status != swf.StatusFailed && r.status != swf.StatusCancelled {
 		return
 	}
-	if checkTime(r.end-r.elapsed) != nil {
+	if checkTime(r.end-ran) != nil {
 		return
 	}
-	r.start = r.end - r.elapsed
+	r.start = r.end - ran
 	r.note(noteStartElapsed)
 }
