@@ -68,7 +68,7 @@ var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, erro
 
 // formatList is the -from values, for messages.
 const formatList = "sacct, sacct-json, jobcomp, pbs (accounting logs), slurmrestd or scontrol (queue snapshots), " +
-	"alibaba (the Alibaba GPU 2023 trace's pod list), gpu (the Helios, Acme or Philly job table)"
+	"alibaba (the Alibaba GPU 2023 trace's pod list), gpu (the Helios, Acme or Philly job table, or the Alibaba PAI 2020 job and task tables)"
 
 // snapshot converts a queue snapshot of the given form to SWF; the other
 // form is an error that names it.
@@ -100,8 +100,9 @@ const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|
 
 Converts a scheduler accounting log, a snapshot of a Slurm queue, a pod
 list of the Alibaba GPU 2023 trace, or the job table of a public GPU
-cluster trace (SenseTime Helios, Shanghai AI Lab Acme, Microsoft Philly;
--from gpu tells which) (plain or gzip; '-' is standard input)
+cluster trace (SenseTime Helios, Shanghai AI Lab Acme, Microsoft Philly,
+or Alibaba PAI 2020's pai_job_table.csv and pai_task_table.csv given
+together; -from gpu tells which) (plain or gzip; '-' is standard input)
 to SWF, on standard output or in OUT (gzip
 when it ends in .gz), and reports what it wrote and skipped on standard
 error (with -json, on standard output). An input in another format, or of
@@ -116,8 +117,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt), pbs; "+
 		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o]); "+
 		"or alibaba (a pod list of the Alibaba GPU 2023 trace, openb_pod_list_*.csv); "+
-		"or gpu (a GPU cluster trace's job table: Helios cluster_log.csv, Acme trace_seren.csv or trace_kalos.csv, Philly cluster_job_log; "+
-		"which one is told from the input)")
+		"or gpu (a GPU cluster trace's job table: Helios cluster_log.csv, Acme trace_seren.csv or trace_kalos.csv, Philly cluster_job_log, "+
+		"or Alibaba PAI 2020's pai_job_table.csv and pai_task_table.csv, both given; which one is told from the input)")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
 	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE` (an id of a character that is not printable, or beginning with a quote, is written quoted with Go's escapes)")
@@ -287,7 +288,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if fe := (*convert.FormatError)(nil); errors.As(err, &fe) {
 			if _, ok := formats[fe.Saw]; ok {
 				msg += "; run with -from " + fe.Saw
-			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" {
+			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" || fe.Saw == "pai" {
 				msg += "; run with -from gpu" // (one -from reads the three, told apart from the input)
 			} else {
 				// The command's list, not the library's too: it said both,
@@ -639,7 +640,10 @@ func printReport(w io.Writer, res *convert.Result, o options) {
 		where = filepath.Base(o.out)
 	}
 	fmt.Fprintf(w, "%s: %d records read, %d jobs written to %s", r.Format, r.Records, r.Jobs, where)
-	if r.Steps > 0 {
+	switch {
+	case r.Steps > 0 && r.Format == "pai":
+		fmt.Fprintf(w, ", %d tasks joined to their jobs", r.Steps) // (Report.Steps: pai_task_table's rows)
+	case r.Steps > 0:
 		fmt.Fprintf(w, ", %d job steps", r.Steps)
 	}
 	if r.Requeued > 0 {

@@ -106,21 +106,24 @@ import (
 // wait needs a join of two header-less tables, not one stream read a line
 // at a time.
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
-	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly")
+	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly", "pai")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
-	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" {
+	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" && b.saw != "pai" {
 		return nil, &FormatError{Want: "gpu", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}
 	g := &gpuReader{b: b, noID: map[int]int{}, users: newNames(), queues: newNames(), exes: newNames(),
-		demandIdx: map[[5]int64]int32{}, demandOf: map[[4]int64]madeDemand{}}
+		demandIdx: map[[5]int64]int32{}, demandOf: map[[6]int64]madeDemand{}}
 	b.format, b.rep.Format = b.saw, b.saw
-	if b.saw == "philly" {
+	switch b.saw {
+	case "philly":
 		err = g.philly(in)
-	} else {
+	case "pai":
+		err = g.pai(in)
+	default:
 		var buf []string
 		err = readTable(newLineReader(in), b, b.saw, false,
 			func(s string, line int) (err error) { return g.header(s, line) },
@@ -161,6 +164,13 @@ type gpuJob struct {
 	gpus, cpus, nodes           int64   // cpus, nodes -1 unknown
 	memMiB                      float64 // per node, 0 none
 	user, queue, exe            string
+	// PAI: the demand per node (instance) as given: cores, and GPUs in
+	// thousandths (a share of one), instead of totals over the nodes.
+	perNode         bool
+	cores, gpuMilli int64
+	// PAI: a job without tasks, whose start is not known (not "ended
+	// without starting").
+	noStartKnown bool
 	notes
 }
 
@@ -206,7 +216,7 @@ type gpuReader struct {
 	last, maxAlloc      int64
 	demands             []*swf.Demand           // one of each value (share)
 	demandIdx           map[[5]int64]int32      // value → index in demands + 1
-	demandOf            map[[4]int64]madeDemand // request → its demand
+	demandOf            map[[6]int64]madeDemand // request → its demand
 }
 
 // rec returns the i-th job read.
@@ -582,20 +592,26 @@ func (g *gpuReader) job(j *gpuJob) (swf.Job, int32) {
 		if j.status == swf.StatusCancelled {
 			j.note(noteCancelledRun)
 		}
-	} else if j.status != swf.StatusCancelled && j.status != swf.StatusUnknown {
+	} else if j.status != swf.StatusCancelled && j.status != swf.StatusUnknown && !j.noStartKnown {
 		j.note(noteNeverStarted)
 	}
 	if j.gpus < 0 {
 		return s, 0 // (Philly without attempts: nothing known of its request)
 	}
 	in := &demandIn{nodes: max(j.nodes, 0), cpus: max(j.cpus, 0), gpus: j.gpus, memPerNode: j.memMiB}
+	if j.perNode {
+		in.cpus, in.gpus, in.cores, in.gpuMilli = 0, 0, j.cores, j.gpuMilli
+		if in.nodes == 0 {
+			return s, 0 // (no instance: nothing asked)
+		}
+	}
 	if in.nodes == 0 {
 		in.nodes = 1
 		j.note(noteNoNodes)
 	}
 	// makeDemand once for each request (a new Demand and its notes were
 	// 140 bytes a job to collect).
-	k := [4]int64{in.nodes, in.cpus, in.gpus, int64(math.Float64bits(in.memPerNode))}
+	k := [6]int64{in.nodes, in.cpus, in.gpus, int64(math.Float64bits(in.memPerNode)), in.cores, in.gpuMilli}
 	d, ok := g.demandOf[k]
 	if !ok {
 		d.n = g.share(makeDemand(in, 0, d.note))
@@ -640,6 +656,9 @@ func (g *gpuReader) share(d *swf.Demand) int32 {
 func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *names) *swf.Header {
 	b := g.b
 	loc := b.opt.location()
+	if b.format == "pai" {
+		loc = paiZone // (its README's; the times are numbers, read in no zone)
+	}
 	h := &swf.Header{
 		Version: "2.2", Computer: b.opt.Computer, Installation: b.opt.Installation,
 		Conversion: "batchq swf/convert from " + formatNames[b.format],
@@ -650,11 +669,15 @@ func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *n
 	if b.rep.Jobs > 0 {
 		setSpan(h, base, last, loc)
 	}
+	status := "Status: 1 COMPLETED or Pass; 0 FAILED, NODE_FAIL, TIMEOUT or Failed; 5 CANCELLED or Killed " +
+		"(wait and run time -1 when it never started)."
+	if b.format == "pai" {
+		status = "Status: 1 Terminated; 0 Failed (wait and run time -1 when no task started)."
+	}
 	h.Note = append(h.Note,
 		"Submit times are seconds after UnixStartTime (the first submit); job k is the k-th submitted. "+
 			"Processors are GPUs (a CPU job has 0); requested time is -1: the trace has no time limits.",
-		"Status: 1 COMPLETED or Pass; 0 FAILED, NODE_FAIL, TIMEOUT or Failed; 5 CANCELLED or Killed "+
-			"(wait and run time -1 when it never started).",
+		status,
 		"A line \";= nodes=N cores=C mem=MiB gpus=G\" before a job's line is what the job asks of each of N nodes "+
 			"(GPUs in thousandths): batchq's demand extension, a comment to tools that read the 18 fields.")
 	switch b.format {
@@ -665,6 +688,12 @@ func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *n
 	case "philly":
 		h.Note = append(h.Note, "Queue is the job's virtual cluster (vc). Wait is the first attempt's start - submit, "+
 			"run time the last attempt's end - the first attempt's start; GPUs are the first attempt's.")
+	case "pai":
+		h.Note = append(h.Note, "UnixStartTime is the trace's own clock: its times were shifted by a constant, "+
+			"and read in Asia/Shanghai keep the time of day and weekday, not the date (its README).",
+			"Submit is pai_job_table's start_time; wait is the earliest start_time of the job's tasks (pai_task_table) - submit, "+
+				"run time end_time - that start. Processors are the GPUs of all its instances (inst_num x plan_gpu / 100 "+
+				"over its tasks) rounded up; a demand node is an instance, its GPUs the share each asks.")
 	}
 	if b.opt.MaxProcs == 0 {
 		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest job was allocated %d GPUs.", maxAlloc))
@@ -684,4 +713,5 @@ var gpuCites = map[string]string{
 	"helios": "Hu et al., Characterization and Prediction of Deep Learning Workloads in Large-Scale GPU Datacenters, SC 2021",
 	"acme":   "Hu et al., Characterization of Large Language Model Development in the Datacenter, NSDI 2024",
 	"philly": "Jeon et al., Analysis of Large-Scale Multi-Tenant GPU Clusters for DNN Training Workloads, USENIX ATC 2019",
+	"pai":    "Weng et al., MLaaS in the Wild: Workload Analysis and Scheduling in Large-Scale Heterogeneous GPU Clusters, NSDI 2022",
 }
