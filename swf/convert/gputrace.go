@@ -27,6 +27,11 @@ import (
 //	philly  Microsoft Philly (Jeon et al., ATC'19; msr-fiddle/philly-traces),
 //	        cluster_job_log: a JSON list of {status, vc, jobid, attempts:
 //	        [{start_time, end_time, detail: [{ip, gpus: [...]}]}], submitted_time, user}
+//	pai     Alibaba PAI (Weng et al., NSDI'22; alibaba/clusterdata,
+//	        cluster-trace-gpu-v2020): pai_job_table.csv and pai_task_table.csv,
+//	        one after the other in either order, without header lines:
+//	        job_name,inst_id,user,status,start_time,end_time and
+//	        job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type
 //
 // A CSV header with job_id, gpu_num, submit_time and start_time is a GPU
 // job table: acme when it has type, gpu_time or mem_per_pod_GB, else
@@ -100,11 +105,52 @@ import (
 // job's). The jobs are sorted only when the input is not in submit
 // order. TestGPUTraceMemory bounds what a job keeps and allocates.
 //
-// Alibaba's PAI trace of 2020 (cluster-trace-gpu-v2020) is not read: its
-// pai_job_table's start_time is the submission and a job's start is the
-// earliest start_time of its tasks in pai_task_table (its README), so a
-// wait needs a join of two header-less tables, not one stream read a line
-// at a time.
+// PAI's tables have no header line (the names are in .header files):
+// the input is PAI's when its first line is a row of 6 or 10 fields with
+// one of the README's statuses (Terminated, Failed, Running, Waiting) in
+// the fourth, or a .header file's line, which no Helios or Acme header
+// and no Philly list is; after it each row is a job (6 fields) or a task
+// (10). A job is a pai_job_table row joined with its tasks by job_name
+// (both kept until the input ends, a map entry per job_name).
+// Submit is the job's start_time ("timestamp of job submission time");
+// its start the earliest start_time of its tasks (the README: "the gap
+// between job.start_time and the earliest task.start_time in the job
+// implies its wait time"); its end its end_time. Times are seconds on the
+// trace's own clock ("4550879.0"; a fraction rounded, noted); 0, empty
+// and nan are unknown, as the authors' analysis reads a start_time of 0.
+// Processors: Σ inst_num × plan_gpu / 100 over its tasks (plan_gpu is a
+// percentage of a GPU per instance: the README's job of tasks ps 1 × 0%
+// and worker 2 × 50% asks 1 GPU), rounded up to whole GPUs ("GPU share
+// rounded up to whole GPUs"). The demand: a node per instance (Σ
+// inst_num), per node the largest over the tasks of plan_cpu / 100 cores
+// (rounded up), plan_mem GB as GiB, and plan_gpu in thousandths of a GPU
+// (a share of one kept; over one GPU rounded up to whole ones); tasks of
+// different shapes are noted. gpu_type (the GPUs a task was given, not
+// asked for) and the tasks' status and end_time are not read. Status:
+// Terminated 1, Failed 0 ("ended without starting" when no task has a
+// start_time), Running and Waiting skipped as not finished, others -1
+// ("unknown state"). User is numbered; there is no queue. The header's
+// zone is Asia/Shanghai whatever Options.Location says: the README's
+// times, shifted by a constant, keep the time of day and weekday there.
+// Report.Steps counts the task rows joined to a job row (Records = Jobs
+// + Steps + Σ Skipped). PAI's reasons: skipped "header line", "job listed
+// again (...)", "task listed again (...)", "task of a job not in
+// pai_job_table", "malformed record" (no job_name; an unreadable
+// submission, inst_num, plan_cpu, plan_mem or plan_gpu; another field
+// count); anomalies "no task in pai_task_table (start and GPUs
+// unknown)", "a task of it malformed (its request left out)", "task
+// without plan_gpu (0 GPUs taken)" (and plan_cpu, plan_mem), "GPU share
+// rounded up to whole GPUs", "no instance (inst_num 0)", "more than
+// 16777216 GPUs or instances (processors unknown)", "unreadable end_time",
+// "unreadable task start_time", "demand: tasks of different shapes, the
+// largest of each per instance", "demand: over one GPU per instance, not
+// whole, rounded up". Given only one of the two tables, a row of another
+// of the trace's tables (pai_instance_table, ...), or a table joined from
+// them (a header naming job_name beside plan_gpu), GPUTrace returns an
+// error that says what to give. Not read: pai_instance_table, whose
+// instances' start_time the authors' notebook measures a task's wait to
+// (from the task's start_time, analysis/utils.py): this wait is the job's,
+// as the README defines it.
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly", "pai")
 	if err != nil {
