@@ -6,7 +6,8 @@
 // a pod list of Alibaba's GPU cluster trace of 2023 into jobs with their
 // demands (cores, memory, GPUs or a GPU share, GPU models); or the job
 // table of SenseTime's Helios, Shanghai AI Lab's Acme or Microsoft's
-// Philly trace into jobs of GPUs with their demands (-from gpu). It
+// Philly trace, or Alibaba PAI 2020's job and task tables together, into
+// jobs of GPUs with their demands (-from gpu). It
 // prints what it wrote, skipped and could not fill, with reasons; an input
 // it cannot read is an error naming what it is and the formats it takes.
 //
@@ -19,6 +20,7 @@
 //	scontrol show job | go run ./examples/convert -from scontrol - -o queue.swf # a queue snapshot
 //	go run ./examples/convert -from alibaba openb_pod_list_default.csv -o openb.swf -ids pods.txt
 //	go run ./examples/convert -from gpu Venus/cluster_log.csv -tz Asia/Shanghai -o venus.swf  # Helios, Acme, Philly
+//	go run ./examples/convert -from gpu pai_job_table.csv pai_task_table.csv -o pai.swf     # Alibaba PAI 2020
 //
 // Several input files are read as one log, in the order given (not for
 // sacct-json, one JSON document); each sacct file keeps its header line. Flags may

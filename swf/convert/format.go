@@ -35,6 +35,7 @@ type FormatError struct {
 	// of bytes that text has not, control bytes or NULs, or a PNG's, a
 	// PDF's, a GIF's or an SQLite database's signature; Windows-1252 text,
 	// 0x80–0x9f included, is text),
+	// "tar" (a tar archive, by its header's magic: extract it first),
 	// "cr"
 	// (text whose lines end in CR alone); ""
 	// when none.
@@ -101,6 +102,7 @@ var formatNames = map[string]string{
 	"pai-other":              "a table of the Alibaba PAI 2020 trace other than pai_job_table and pai_task_table (which -from gpu reads, given together)",
 	"pai-joined":             "a table joined from the Alibaba PAI 2020 trace's (a header naming job_name and plan_gpu or inst_num); give pai_job_table.csv and pai_task_table.csv as published",
 	"binary":                 "binary data, not text (is it the right file?)",
+	"tar":                    "a tar archive (extract its files first: tar -xzf FILE.tar.gz)",
 	"cr":                     "text with lines ended by CR alone (classic Mac OS), read as one line; make them LF first: tr '\\r' '\\n'",
 	"utf-16":                 "UTF-16 text (byte-order mark FF FE or FE FF, or without one a NUL beside every other byte, as an editor or Windows PowerShell's > saves it; make it UTF-8 first: iconv -f UTF-16 -t UTF-8)",
 }
@@ -143,6 +145,12 @@ func sniff(head []byte) (format string, line int, sample string) {
 		// (a NUL after each character), and sacct's header as lacking
 		// JobID.
 		return "utf-16", 1, clip(strings.ToValidUTF8(string(head[:min(len(head), 16)]), "?"))
+	}
+	if len(head) >= 262 && string(head[257:262]) == "ustar" {
+		// A tar archive (its header's magic): the PAI 2020 trace's
+		// tables come as .tar.gz, which the gzip layer opens but only
+		// tar extracts. It was "binary data".
+		return "tar", 1, clip(strings.ToValidUTF8(strings.TrimRight(string(head[:100]), "\x00"), "?"))
 	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	rest := head

@@ -67,6 +67,31 @@ func paiStatus(s string) string {
 // needs (a status word in the status field), which later rows do not:
 // there the field count says which table a row is of.
 func paiKind(f []string, first bool) string {
+	if slices.ContainsFunc(f, isPAIKeyColumn) {
+		if k := paiHeader(f); k != "" {
+			return k
+		}
+	}
+	switch {
+	case len(f) == 6 && (!first || paiStatus(f[3]) != ""):
+		return "job"
+	case len(f) == 10 && (!first || paiStatus(f[3]) != ""):
+		return "task"
+	case len(f) == 9 && paiStatus(f[5]) != "":
+		return "pai_instance_table"
+	}
+	return ""
+}
+
+// isPAIKeyColumn reports whether s names a column every header of the
+// trace has one of, so that a row (whose fields are hex names and
+// numbers) is not compared with each header.
+func isPAIKeyColumn(s string) bool {
+	return strings.EqualFold(s, "job_name") || strings.EqualFold(s, "inst_id") || strings.EqualFold(s, "machine")
+}
+
+// paiHeader is paiKind for a line that may be a header.
+func paiHeader(f []string) string {
 	norm := make([]string, len(f))
 	for i, s := range f {
 		norm[i] = normColumn(s)
@@ -84,14 +109,6 @@ func paiKind(f []string, first bool) string {
 	}
 	if slices.Contains(norm, "job_name") && (slices.Contains(norm, "plan_gpu") || slices.Contains(norm, "inst_num")) {
 		return "joined"
-	}
-	switch {
-	case len(f) == 6 && (!first || paiStatus(f[3]) != ""):
-		return "job"
-	case len(f) == 10 && (!first || paiStatus(f[3]) != ""):
-		return "task"
-	case len(f) == 9 && paiStatus(f[5]) != "":
-		return "pai_instance_table"
 	}
 	return ""
 }
@@ -153,7 +170,8 @@ type paiEntry struct {
 	cores, gpuNode     int64 // per instance, the largest over the tasks
 	memMiB             float64
 	shapes, tooMany    bool
-	tasks              []string // task names read (interned)
+	tasks              []string            // task names read (interned)
+	taskSet            map[string]struct{} // the same, once there are many (a scan of each row was O(n²))
 	notes                       // the tasks' anomalies, the job's when it is written
 	noCPU, noMem, anyN bool     // plan_cpu, plan_mem absent on a task; a task with instances read
 }
@@ -398,12 +416,11 @@ func (p *paiReader) task(f []string, num int) error {
 	} else if rounded {
 		notes.note(noteRounded)
 	}
-	task := b.intern(f[1])
-	if slices.Contains(e.tasks, task) {
+	if e.hasTask(f[1]) {
 		b.skip(skipPAITaskAgain)
 		return nil
 	}
-	e.tasks = append(e.tasks, task)
+	e.addTask(b.intern(f[1]))
 	e.rows++
 	for _, n := range notes {
 		e.note(n)
@@ -437,6 +454,34 @@ func (p *paiReader) task(f []string, num int) error {
 		e.inst, e.gpuMilli = maxProcs, maxProcs*1000 // (saturated: more rows cannot overflow)
 	}
 	return nil
+}
+
+// manyTasks is the number of tasks of a job over which its task names
+// go into a set: most jobs have one task, a scan of a few is cheapest.
+const manyTasks = 16
+
+func (e *paiEntry) hasTask(name string) bool {
+	if e.taskSet != nil {
+		_, ok := e.taskSet[name]
+		return ok
+	}
+	return slices.Contains(e.tasks, name)
+}
+
+func (e *paiEntry) addTask(name string) {
+	switch {
+	case e.taskSet != nil:
+		e.taskSet[name] = struct{}{}
+	case len(e.tasks) < manyTasks:
+		e.tasks = append(e.tasks, name)
+	default:
+		e.taskSet = make(map[string]struct{}, 2*manyTasks)
+		for _, t := range e.tasks {
+			e.taskSet[t] = struct{}{}
+		}
+		e.taskSet[name] = struct{}{}
+		e.tasks = nil
+	}
 }
 
 // join makes each job row a job of its tasks, in input order, and

@@ -1,7 +1,11 @@
 package convert
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -221,11 +225,36 @@ func TestPAIInputs(t *testing.T) {
 			t.Errorf("%s: %v; want %q", c.name, err, c.want)
 		}
 	}
+	// The tables as distributed, .tar.gz: extract them first (it was
+	// "binary data").
+	var tgz bytes.Buffer
+	zw := gzip.NewWriter(&tgz)
+	tw := tar.NewWriter(zw)
+	job := paiFiles(t, "gpu-pai-job.csv")
+	tw.WriteHeader(&tar.Header{Name: "pai_job_table.csv", Mode: 0o644, Size: int64(len(job))})
+	tw.Write([]byte(job))
+	tw.Close()
+	zw.Close()
+	if _, err := GPUTrace(&tgz, Options{}); !isSaw(err, "tar") || !strings.Contains(err.Error(), "tar -xzf") {
+		t.Errorf("a .tar.gz: %v", err)
+	}
 	// -strict: the first malformed row is the error.
 	in := paiFiles(t, "gpu-pai-job.csv", "gpu-pai-task.csv") + "j1,w,-1,Terminated,1,2,1,1,1,\n"
 	var pe *ParseError
 	if _, err := GPUTrace(strings.NewReader(in), Options{Strict: true}); !errors.As(err, &pe) || pe.Field != "inst_num" || pe.Line != 20 {
 		t.Errorf("strict: %v", err)
+	}
+	// Many tasks of one job (a set of their names past manyTasks): each
+	// name once, a repeated one skipped.
+	var many strings.Builder
+	many.WriteString("j1,i1,u1,Terminated,1000.0,2000.0\n")
+	for i := range 3 * manyTasks {
+		fmt.Fprintf(&many, "j1,t%d,1.0,Terminated,1100.0,2000.0,100.0,1.0,100.0,V100\n", i)
+	}
+	many.WriteString("j1,t3,1.0,Terminated,1100.0,2000.0,100.0,1.0,100.0,V100\nj1,t40,1.0,Terminated,1100.0,2000.0,100.0,1.0,100.0,V100\n")
+	if res, err := GPUTrace(strings.NewReader(many.String()), Options{}); err != nil || res.Jobs[0].ReqProcs != 3*manyTasks ||
+		res.Report.Skipped[skipPAITaskAgain] != 2 || res.Report.Steps != 3*manyTasks {
+		t.Errorf("many tasks: %v %+v", err, res.Report)
 	}
 	// The other converters name the tables.
 	if _, err := Alibaba(strings.NewReader(in), Options{}); !isSaw(err, "pai") {
