@@ -172,8 +172,8 @@ type paiEntry struct {
 	shapes, tooMany    bool
 	tasks              []string            // task names read (interned)
 	taskSet            map[string]struct{} // the same, once there are many (a scan of each row was O(n²))
-	notes                       // the tasks' anomalies, the job's when it is written
-	noCPU, noMem, anyN bool     // plan_cpu, plan_mem absent on a task; a task with instances read
+	notes                                  // the tasks' anomalies, the job's when it is written
+	noCPU, noMem, anyN bool                // plan_cpu, plan_mem absent on a task; a task with instances read
 }
 
 // paiJob is a job row kept until the tables are joined.
