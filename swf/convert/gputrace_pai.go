@@ -163,17 +163,17 @@ var paiZone = time.FixedZone("Asia/Shanghai", 8*3600)
 // paiEntry is what the rows of one job_name gave: its job row (job: its
 // index in jobs + 1; -1 a row skipped; 0 none yet) and its tasks summed.
 type paiEntry struct {
-	job                int32
-	rows, bad          int32 // task rows joined; malformed ones (their job_name read)
-	start              int64 // earliest task start_time, -1 none
-	gpuMilli, inst     int64 // Σ inst_num × plan_gpu in thousandths of a GPU; Σ inst_num
-	cores, gpuNode     int64 // per instance, the largest over the tasks
-	memMiB             float64
-	shapes, tooMany    bool
-	tasks              []string            // task names read (interned)
-	taskSet            map[string]struct{} // the same, once there are many (a scan of each row was O(n²))
-	notes                                  // the tasks' anomalies, the job's when it is written
-	noCPU, noMem, anyN bool                // plan_cpu, plan_mem absent on a task; a task with instances read
+	job             int32
+	rows, bad       int32 // task rows joined; malformed ones (their job_name read)
+	start           int64 // earliest task start_time, -1 none
+	gpuMilli, inst  int64 // Σ inst_num × plan_gpu in thousandths of a GPU; Σ inst_num
+	cores, gpuNode  int64 // per instance, the largest over the tasks
+	memMiB          float64
+	shapes, tooMany bool
+	tasks           []string            // task names read (interned)
+	taskSet         map[string]struct{} // the same, once there are many (a scan of each row was O(n²))
+	notes                               // the tasks' anomalies, the job's when it is written
+	anyN            bool                // a task with instances read
 }
 
 // paiJob is a job row kept until the tables are joined.
