@@ -144,7 +144,7 @@ import (
 // 16777216 GPUs or instances (processors unknown)", "unreadable end_time",
 // "unreadable task start_time", "demand: tasks of different shapes, the
 // largest of each per instance", "demand: over one GPU per instance, not
-// whole, rounded up". Given only one of the two tables, a row of another
+// whole, rounded up", "demand: plan_cpu not whole cores, rounded up". Given only one of the two tables, a row of another
 // of the trace's tables (pai_instance_table, ...), or a table joined from
 // them (a header naming job_name beside plan_gpu), GPUTrace returns an
 // error that says what to give. Not read: pai_instance_table, whose

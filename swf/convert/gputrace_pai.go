@@ -152,6 +152,7 @@ const (
 	notePAITooMany    = "more than 16777216 GPUs or instances (processors unknown)"
 	notePAIShapes     = "demand: tasks of different shapes, the largest of each per instance"
 	notePAIShareNode  = "demand: over one GPU per instance, not whole, rounded up"
+	notePAICores      = "demand: plan_cpu not whole cores, rounded up"
 )
 
 // paiZone is the zone the trace's README gives its times: read as Unix
@@ -164,7 +165,7 @@ var paiZone = time.FixedZone("Asia/Shanghai", 8*3600)
 // index in jobs + 1; -1 a row skipped; 0 none yet) and its tasks summed.
 type paiEntry struct {
 	job             int32
-	rows, bad       int32 // task rows joined; malformed ones (their job_name read)
+	rows, bad       int32 // task rows joined; 1 when one was malformed (its job_name read)
 	start           int64 // earliest task start_time, -1 none
 	gpuMilli, inst  int64 // Σ inst_num × plan_gpu in thousandths of a GPU; Σ inst_num
 	cores, gpuNode  int64 // per instance, the largest over the tasks
@@ -380,7 +381,7 @@ func (p *paiReader) task(f []string, num int) error {
 	// The request: a task whose request cannot be read leaves its job's
 	// incomplete, which the job notes.
 	bad := func(field, v string, err error) error {
-		e.bad++
+		e.bad = 1 // (only whether there was one is used: no count to wrap)
 		return b.malformed(num, field, v, err)
 	}
 	var notes notes
@@ -432,7 +433,7 @@ func (p *paiReader) task(f []string, num int) error {
 	// Acme's), GPUs in thousandths (rounded to the nearest).
 	cores := int64(math.Ceil(v[0] / 100))
 	if float64(cores*100) != v[0] {
-		e.note(noteDemandCores)
+		e.note(notePAICores)
 	}
 	mem := math.Ceil(v[1] * 1024)
 	gpu := int64(math.Round(v[2] * 10))

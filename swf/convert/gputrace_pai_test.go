@@ -165,6 +165,7 @@ func TestPAIRules(t *testing.T) {
 		{"plan_gpu NaN", job + "j1,w,1.0,Terminated,1100.0,2000.0,100.0,1.0,NaN,T4\n", want{100, 900, 0, "", notePAINoPlanGPU}},
 		{"plan_gpu inf", job + "j1,w,1.0,Terminated,1100.0,2000.0,100.0,1.0,inf,T4\n", want{-1, -1, -1, skipMalformed, notePAIBadTask}},
 		{"plan_gpu huge", job + "j1,w,1.0,Terminated,1100.0,2000.0,100.0,1.0,1e30,T4\n", want{-1, -1, -1, skipMalformed, notePAIBadTask}},
+		{"plan_cpu half a core", job + "j1,w,1.0,Terminated,1100.0,2000.0,50.0,1.0,100.0,T4\n", want{100, 900, 1, "", notePAICores}},
 		{"plan_cpu empty", job + "j1,w,1.0,Terminated,1100.0,2000.0,,1.0,100.0,T4\n", want{100, 900, 1, "", notePAINoPlanCPU}},
 		{"plan_mem empty", job + "j1,w,1.0,Terminated,1100.0,2000.0,100.0,,100.0,T4\n", want{100, 900, 1, "", notePAINoPlanMem}},
 		{"GPUs past 2^24", job + strings.Repeat("j1,w,16777216,Terminated,1100.0,2000.0,100.0,1.0,800.0,T4\n", 1) +
