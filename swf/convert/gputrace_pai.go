@@ -299,7 +299,8 @@ func (p *paiReader) job(f []string, num int) error {
 		return nil
 	}
 	e.job = -1 // (a job row of this name was read: its tasks are no orphans)
-	j := paiJob{line: num, user: f[2], end: -1}
+	// (interned: a field is cut from its line, which it would keep)
+	j := paiJob{line: num, user: b.intern(f[2]), end: -1}
 	submit, rounded, err := paiTime(f[4])
 	switch {
 	case err != nil:
@@ -328,7 +329,7 @@ func (p *paiReader) job(f []string, num int) error {
 		b.skip(skipUnfinished + " (" + st + ")")
 		return nil
 	case st == "":
-		j.state, j.status = clip(f[3]), swf.StatusUnknown
+		j.state, j.status = b.intern(clip(f[3])), swf.StatusUnknown
 		if j.state == "" {
 			j.state = "none"
 		}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -290,5 +291,27 @@ func TestPAINotOtherFormats(t *testing.T) {
 	}
 	if !slices.Equal(paiJobColumns, []string{"job_name", "inst_id", "user", "status", "start_time", "end_time"}) {
 		t.Error("the job table's columns changed")
+	}
+}
+
+// TestPAIKeepsNoLine: a job row kept until the join holds no string cut
+// from its line (a user's 12 bytes kept the whole line, about 130 bytes: on
+// a synthetic table of 1 M jobs the peak RSS was 1.24 GB, 1.01 GB interned).
+func TestPAIKeepsNoLine(t *testing.T) {
+	b := newBuilder("pai", &Options{})
+	p := &paiReader{g: &gpuReader{b: b}, byName: map[string]*paiEntry{}}
+	line := strings.Repeat(" ", 10) + "j1,i1,u1,Killed,1000.0,2000.0"
+	f, _, err := splitCSV(strings.TrimSpace(line), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.job(f, 1); err != nil || len(p.jobs) != 1 {
+		t.Fatalf("%v, %d jobs", err, len(p.jobs))
+	}
+	start := uintptr(unsafe.Pointer(unsafe.StringData(line)))
+	for _, s := range []string{p.jobs[0].name, p.jobs[0].user, p.jobs[0].state} {
+		if at := uintptr(unsafe.Pointer(unsafe.StringData(s))); at >= start && at < start+uintptr(len(line)) {
+			t.Errorf("%q is cut from the line", s)
+		}
 	}
 }
