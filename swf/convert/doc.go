@@ -10,7 +10,8 @@
 // demands (swf.Demand), and Nodes its node list, or a batchq nodes file,
 // into a machine's kinds of node (swf.Node). GPUTrace reads the job table
 // of SenseTime's Helios, Shanghai AI Lab's Acme or Microsoft's Philly
-// trace (told from its first bytes) into jobs of GPUs with demands.
+// trace, or Alibaba PAI 2020's job and task tables given together (told
+// from its first bytes), into jobs of GPUs with demands.
 //
 //	res, err := convert.Sacct(f, convert.Options{Location: time.Local})
 //	...

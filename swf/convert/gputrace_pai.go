@@ -271,8 +271,8 @@ func (p *paiReader) entry(name string) *paiEntry {
 // paiTime reads one of the trace's times: seconds from its own origin,
 // written as a decimal ("4550879.0"). Empty, "nan" and 0 (the authors'
 // analysis reads a start_time of 0 as none) are unknown (-1); a fraction
-// is rounded (rounded); a negative number, NaN's other spellings'
-// neighbours (inf) and a time past maxTime are errors.
+// is rounded (rounded); a negative number, inf, another spelling of NaN
+// and a time past maxTime are errors.
 func paiTime(s string) (n int64, rounded bool, err error) {
 	switch s {
 	case "", "nan", "NaN", "None", "null", "NaT":
