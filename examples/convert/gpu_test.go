@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"math"
 	"os"
@@ -107,6 +108,14 @@ func TestGPUPAI(t *testing.T) {
 		if !maps.Equal(got, want) || len(res.Records)+len(res.Rejected.Excluded) != len(jobs) {
 			t.Errorf("nodes %v: %d simulated, rejected %v; want rejected %v", cfg.Nodes != nil, len(res.Records), got, want)
 		}
+	}
+	// -json: the report's keys as for the other traces, the tasks joined
+	// under steps.
+	code, stdout, stderr = runCmd(t, "", "-from", "gpu", testdata+"gpu-pai-task.csv", testdata+"gpu-pai-job.csv", "-o", out, "-json")
+	var rep map[string]any
+	if code != exitOK || json.Unmarshal([]byte(stdout), &rep) != nil || rep["format"] != "pai" || rep["records"] != 19.0 ||
+		rep["jobs"] != 7.0 || rep["steps"] != 9.0 || rep["demands"] != 6.0 {
+		t.Errorf("-json: exit %d, %s %s", code, stdout, stderr)
 	}
 	// One table alone: an error that says to give both.
 	code, _, stderr = runCmd(t, "", "-from", "gpu", testdata+"gpu-pai-job.csv", "-o", out)
