@@ -146,7 +146,7 @@ func sniff(head []byte) (format string, line int, sample string) {
 		// JobID.
 		return "utf-16", 1, clip(strings.ToValidUTF8(string(head[:min(len(head), 16)]), "?"))
 	}
-	if len(head) >= 262 && string(head[257:262]) == "ustar" {
+	if isTar(head) {
 		// A tar archive (its header's magic): the PAI 2020 trace's
 		// tables come as .tar.gz, which the gzip layer opens but only
 		// tar extracts. It was "binary data".
@@ -186,6 +186,14 @@ func sniff(head []byte) (format string, line int, sample string) {
 		}
 	}
 	return "", 0, ""
+}
+
+// isTar reports whether head begins with a tar header: its magic at 257,
+// POSIX's "ustar\x00" or GNU's "ustar  \x00". The NUL matters: text with
+// "ustar" at byte 257 (a user "gustar") is no archive.
+func isTar(head []byte) bool {
+	return len(head) >= 263 && string(head[257:263]) == "ustar\x00" ||
+		len(head) >= 265 && string(head[257:265]) == "ustar  \x00"
 }
 
 // sniffFrom classifies by the first non-blank line first (trimmed; raw as

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"archive/tar"
 	"bytes"
 	"errors"
 	"os"
@@ -69,6 +70,39 @@ func TestSniff(t *testing.T) {
 		if got, _, _ := sniff([]byte(c.in)); got != c.want {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// A tar archive is told by its header's magic with the NUL after it
+// (POSIX's and GNU's); text with "ustar" at byte 257 is read as its
+// format: a sacct log with a user "g...ustar" there was refused as a tar
+// archive.
+func TestSniffTar(t *testing.T) {
+	var posix, gnu bytes.Buffer
+	for _, c := range []struct {
+		w   *bytes.Buffer
+		fmt tar.Format
+	}{{&posix, tar.FormatUSTAR}, {&gnu, tar.FormatGNU}} {
+		tw := tar.NewWriter(c.w)
+		if err := tw.WriteHeader(&tar.Header{Name: "pai_job_table.csv", Mode: 0o644, Size: 1, Format: c.fmt}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte("x"))
+		tw.Close()
+		if got, _, sample := sniff(c.w.Bytes()); got != "tar" || sample != "pai_job_table.csv" {
+			t.Errorf("a tar archive (%v): %q %q", c.fmt, got, sample)
+		}
+	}
+	head := "JobID|User|State|Submit\n" + strings.Repeat("1|x|COMPLETED|2024-03-01T08:00:00\n", 6) + "2|g"
+	in := head + strings.Repeat("a", 257-len(head)) + "ustar|COMPLETED|2024-03-01T08:00:00\n"
+	if strings.Index(in, "ustar") != 257 {
+		t.Fatal("ustar not at 257")
+	}
+	if got, _, _ := sniff([]byte(in)); got != "sacct" {
+		t.Errorf("sacct text with ustar at 257: %q", got)
+	}
+	if res, err := Sacct(strings.NewReader(in), Options{}); err != nil || res.Report.Records != 7 {
+		t.Errorf("Sacct: %v %+v", err, res)
 	}
 }
 
