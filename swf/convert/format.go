@@ -232,12 +232,13 @@ func sniffFrom(first string, raw, head []byte) string {
 		return "sacct"
 	case csvKind(first) != "":
 		return csvKind(first)
-	case sniffPAI(first) != "":
-		return sniffPAI(first)
 	case strings.HasPrefix(first, ";"):
 		return "swf"
 	case reSWFLine().MatchString(first):
 		return "swf"
+	case sniffPAI(first) != "":
+		// (after SWF: a comment line may have commas and a status word)
+		return sniffPAI(first)
 	}
 	f := strings.Fields(strings.ToUpper(first))
 	switch {

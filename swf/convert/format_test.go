@@ -66,6 +66,9 @@ func TestSniff(t *testing.T) {
 		{"03/01/2024 08:00:00;Q;1.s;queue=batch jobname=\x93relax\x94\n", "pbs"},
 		{"JobId=1 UserId=a(1) Name=\x93x\x94 \x96 JobState=COMPLETED\n", "jobcomp"},
 		{"\x93notes\x94 \x80\n", ""},
+		// An SWF comment with commas and a status word in its fourth
+		// field is SWF, not a row of PAI's pai_job_table
+		{"; Note: jobs,users,groups,Failed,queues,partitions\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 -1 -1 -1\n", "swf"},
 	} {
 		if got, _, _ := sniff([]byte(c.in)); got != c.want {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)
