@@ -278,11 +278,23 @@ func paiTime(s string) (n int64, rounded bool, err error) {
 	case "", "nan", "NaN", "None", "null", "NaT":
 		return -1, false, nil
 	}
-	n, rounded, err = parseAmount(s, maxTime)
+	n, rounded, err = parseAmount(trimPointZero(s), maxTime)
 	if err == nil && n == 0 {
 		n = -1
 	}
 	return n, rounded, err
+}
+
+// trimPointZero returns s without the ".0" the trace writes its whole
+// numbers with ("4550879.0") when the rest is digits, so that parseAmount
+// reads it as an integer: strconv.ParseInt's error on the fraction was
+// an allocation per time and per inst_num.
+func trimPointZero(s string) string {
+	t, ok := strings.CutSuffix(s, ".0")
+	if !ok || t == "" || strings.Trim(t, "0123456789") != "" {
+		return s
+	}
+	return t
 }
 
 // job reads a row of pai_job_table: job_name, inst_id, user, status,
@@ -386,7 +398,7 @@ func (p *paiReader) task(f []string, num int) error {
 		return b.malformed(num, field, v, err)
 	}
 	var notes notes
-	inst, rounded, err := parseAmount(f[2], maxProcs)
+	inst, rounded, err := parseAmount(trimPointZero(f[2]), maxProcs)
 	if err != nil {
 		return bad("inst_num", f[2], err)
 	}

@@ -315,3 +315,18 @@ func TestPAIKeepsNoLine(t *testing.T) {
 		}
 	}
 }
+
+// TestPAITimeNoAlloc: the trace's whole numbers ("4550879.0", "1.0") are
+// read without an allocation (strconv.ParseInt's error on the fraction
+// was one per time and inst_num: 16% of the instructions of a 20 k-job
+// conversion), and what is not digits and ".0" reads as before.
+func TestPAITimeNoAlloc(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { paiTime("4550879.0") }); n != 0 {
+		t.Errorf("paiTime allocates %v times", n)
+	}
+	for in, want := range map[string]string{"4550879.0": "4550879", "1.0": "1", ".0": ".0", "1e3.0": "1e3.0", "-5.0": "-5.0", "1.00": "1.00", "12": "12"} {
+		if got := trimPointZero(in); got != want {
+			t.Errorf("trimPointZero(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
