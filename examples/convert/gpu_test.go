@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"math"
 	"os"
@@ -52,6 +53,79 @@ func TestGPU(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "", "-from", "gpu", "-accounts", testdata+"gpu-helios.csv", "-o", out); code != exitUsage {
 		t.Errorf("-accounts with -from gpu: exit %d, %q", code, stderr)
+	}
+}
+
+// TestGPUPAI converts the hand-written PAI tables as the README's worked
+// example does, checks its blocks, and simulates the trace on one pool of
+// GPUs and on nodes of 8 GPUs: every job with a start and an end is
+// simulated, the others rejected for the reason the README gives.
+func TestGPUPAI(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "pai.swf")
+	code, stdout, stderr := runCmd(t, "", "-from", "gpu", testdata+"gpu-pai-job.csv", testdata+"gpu-pai-task.csv", "-o", out, "-ids", filepath.Join(dir, "ids.txt"))
+	if code != exitOK || stdout != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkReadmeBlock(t, "pai", stderr)
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(text), "\n") {
+		if l != "" && !strings.HasPrefix(l, "; ") || strings.HasPrefix(l, "; User:") || strings.HasPrefix(l, "; UnixStartTime:") ||
+			strings.HasPrefix(l, "; TimeZoneString:") {
+			lines = append(lines, l)
+		}
+	}
+	checkReadmeBlock(t, "pai-swf", strings.Join(lines, "\n")+"\n")
+	jobs, err := swf.NewReader(strings.NewReader(string(text))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []sched.Config{
+		{MachineSize: 64},
+		{Nodes: []swf.Node{{Name: "g8", Count: 8, Cores: 96, Memory: 512 << 10, GPUs: 8}}, KeepShares: true},
+	} {
+		res, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			t.Error(err)
+		}
+		got := map[sanitize.Reason]int{}
+		for _, e := range res.Rejected.Excluded {
+			got[e.Reason]++
+		}
+		// Job 4 never started, job 7 has no task (no run time); on one
+		// pool job 5, a CPU job, has no size.
+		want := map[sanitize.Reason]int{sanitize.NoRunTime: 2}
+		if cfg.Nodes == nil {
+			want[sanitize.NoSize] = 1
+		}
+		if !maps.Equal(got, want) || len(res.Records)+len(res.Rejected.Excluded) != len(jobs) {
+			t.Errorf("nodes %v: %d simulated, rejected %v; want rejected %v", cfg.Nodes != nil, len(res.Records), got, want)
+		}
+	}
+	// -json: the report's keys as for the other traces, the tasks joined
+	// under steps.
+	code, stdout, stderr = runCmd(t, "", "-from", "gpu", testdata+"gpu-pai-task.csv", testdata+"gpu-pai-job.csv", "-o", out, "-json")
+	var rep map[string]any
+	if code != exitOK || json.Unmarshal([]byte(stdout), &rep) != nil || rep["format"] != "pai" || rep["records"] != 19.0 ||
+		rep["jobs"] != 7.0 || rep["steps"] != 9.0 || rep["demands"] != 6.0 {
+		t.Errorf("-json: exit %d, %s %s", code, stdout, stderr)
+	}
+	// One table alone: an error that says to give both.
+	code, _, stderr = runCmd(t, "", "-from", "gpu", testdata+"gpu-pai-job.csv", "-o", out)
+	if code != exitError || !strings.Contains(stderr, "no row of pai_task_table") {
+		t.Errorf("the job table alone: exit %d, %q", code, stderr)
+	}
+	// Another -from: the tables are named, and -from gpu said.
+	code, _, stderr = runCmd(t, "", "-from", "alibaba", testdata+"gpu-pai-task.csv", "-o", out)
+	if code != exitError || !strings.HasSuffix(stderr, "; run with -from gpu\n") {
+		t.Errorf("-from alibaba on the task table: exit %d, %q", code, stderr)
 	}
 }
 

@@ -6,7 +6,8 @@
 // a pod list of Alibaba's GPU cluster trace of 2023 into jobs with their
 // demands (cores, memory, GPUs or a GPU share, GPU models); or the job
 // table of SenseTime's Helios, Shanghai AI Lab's Acme or Microsoft's
-// Philly trace into jobs of GPUs with their demands (-from gpu). It
+// Philly trace, or Alibaba PAI 2020's job and task tables together, into
+// jobs of GPUs with their demands (-from gpu). It
 // prints what it wrote, skipped and could not fill, with reasons; an input
 // it cannot read is an error naming what it is and the formats it takes.
 //
@@ -19,6 +20,7 @@
 //	scontrol show job | go run ./examples/convert -from scontrol - -o queue.swf # a queue snapshot
 //	go run ./examples/convert -from alibaba openb_pod_list_default.csv -o openb.swf -ids pods.txt
 //	go run ./examples/convert -from gpu Venus/cluster_log.csv -tz Asia/Shanghai -o venus.swf  # Helios, Acme, Philly
+//	go run ./examples/convert -from gpu pai_job_table.csv pai_task_table.csv -o pai.swf     # Alibaba PAI 2020
 //
 // Several input files are read as one log, in the order given (not for
 // sacct-json, one JSON document); each sacct file keeps its header line. Flags may
@@ -68,7 +70,7 @@ var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, erro
 
 // formatList is the -from values, for messages.
 const formatList = "sacct, sacct-json, jobcomp, pbs (accounting logs), slurmrestd or scontrol (queue snapshots), " +
-	"alibaba (the Alibaba GPU 2023 trace's pod list), gpu (the Helios, Acme or Philly job table)"
+	"alibaba (the Alibaba GPU 2023 trace's pod list), gpu (the Helios, Acme or Philly job table, or the Alibaba PAI 2020 job and task tables)"
 
 // snapshot converts a queue snapshot of the given form to SWF; the other
 // form is an error that names it.
@@ -100,8 +102,9 @@ const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|
 
 Converts a scheduler accounting log, a snapshot of a Slurm queue, a pod
 list of the Alibaba GPU 2023 trace, or the job table of a public GPU
-cluster trace (SenseTime Helios, Shanghai AI Lab Acme, Microsoft Philly;
--from gpu tells which) (plain or gzip; '-' is standard input)
+cluster trace (SenseTime Helios, Shanghai AI Lab Acme, Microsoft Philly,
+or Alibaba PAI 2020's pai_job_table.csv and pai_task_table.csv given
+together; -from gpu tells which) (plain or gzip; '-' is standard input)
 to SWF, on standard output or in OUT (gzip
 when it ends in .gz), and reports what it wrote and skipped on standard
 error (with -json, on standard output). An input in another format, or of
@@ -116,8 +119,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt), pbs; "+
 		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o]); "+
 		"or alibaba (a pod list of the Alibaba GPU 2023 trace, openb_pod_list_*.csv); "+
-		"or gpu (a GPU cluster trace's job table: Helios cluster_log.csv, Acme trace_seren.csv or trace_kalos.csv, Philly cluster_job_log; "+
-		"which one is told from the input)")
+		"or gpu (a GPU cluster trace's job table: Helios cluster_log.csv, Acme trace_seren.csv or trace_kalos.csv, Philly cluster_job_log, "+
+		"or Alibaba PAI 2020's pai_job_table.csv and pai_task_table.csv, both given; which one is told from the input)")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
 	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE` (an id of a character that is not printable, or beginning with a quote, is written quoted with Go's escapes)")
@@ -287,7 +290,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if fe := (*convert.FormatError)(nil); errors.As(err, &fe) {
 			if _, ok := formats[fe.Saw]; ok {
 				msg += "; run with -from " + fe.Saw
-			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" {
+			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" || fe.Saw == "pai" {
 				msg += "; run with -from gpu" // (one -from reads the three, told apart from the input)
 			} else {
 				// The command's list, not the library's too: it said both,
@@ -639,7 +642,10 @@ func printReport(w io.Writer, res *convert.Result, o options) {
 		where = filepath.Base(o.out)
 	}
 	fmt.Fprintf(w, "%s: %d records read, %d jobs written to %s", r.Format, r.Records, r.Jobs, where)
-	if r.Steps > 0 {
+	switch {
+	case r.Steps > 0 && r.Format == "pai":
+		fmt.Fprintf(w, ", %d tasks joined to their jobs", r.Steps) // (Report.Steps: pai_task_table's rows)
+	case r.Steps > 0:
 		fmt.Fprintf(w, ", %d job steps", r.Steps)
 	}
 	if r.Requeued > 0 {

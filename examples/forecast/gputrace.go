@@ -9,7 +9,7 @@ import (
 )
 
 // convertFirst returns the error for a trace that is a GPU cluster job
-// table convert -from gpu reads (Helios, Acme, Philly), which the SWF
+// table convert -from gpu reads (Helios, Acme, Philly, PAI), which the SWF
 // reader would only call a bad job number, nil if it is none: their
 // processors are GPUs and their demands need the converter. It looks at
 // the first 64 KiB (decompressed), as swf/convert's sniffing does

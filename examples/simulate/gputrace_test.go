@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/convert"
 )
 
 // A GPU cluster job table (Helios, Acme, Philly), plain, gzip or on
@@ -84,5 +88,60 @@ func TestGPUCPUJobsOnNodes(t *testing.T) {
 	}
 	if w, _ := json.Marshal(m["warnings"]); strings.Contains(string(w), "degenerate") {
 		t.Errorf("warnings %s: size_from_demand makes no schedule degenerate", w)
+	}
+}
+
+// paiSWF converts the hand-written Alibaba PAI 2020 tables of
+// swf/convert/testdata (job and task table together, as convert -from gpu
+// reads them) and writes the SWF trace.
+func paiSWF(t *testing.T) string {
+	t.Helper()
+	const dir = "../../swf/convert/testdata/"
+	var in bytes.Buffer
+	for _, n := range []string{"gpu-pai-job.csv", "gpu-pai-task.csv"} {
+		data, err := os.ReadFile(dir + n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(data)
+	}
+	res, err := convert.GPUTrace(&in, convert.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := swf.WriteAll(&out, res.Header, res.Jobs); err != nil {
+		t.Fatal(err)
+	}
+	return writeTrace(t, t.TempDir(), "pai.swf", out.String())
+}
+
+// The converted PAI sample is accepted: on one pool of 64 GPUs its CPU job
+// (0 processors) is no_size and its two jobs without a run time (one
+// never started, one without tasks) no_run_time; on nodes of 8 GPUs the
+// CPU job is sized from its demand and the GPU-sharing job (3 instances
+// of half a GPU) placed.
+func TestGPUPAIAccepted(t *testing.T) {
+	log := paiSWF(t)
+	// The raw tables: convert both first.
+	for _, n := range []string{"gpu-pai-job.csv", "gpu-pai-task.csv"} {
+		code, _, errs := runCmd(t, "../../swf/convert/testdata/"+n, "-machine", "64")
+		if code == 0 || !strings.Contains(errs, "a table of the Alibaba PAI 2020 trace, not an SWF log: convert it first: convert -from gpu pai_job_table.csv pai_task_table.csv") {
+			t.Errorf("%s: exit %d, %q", n, code, errs)
+		}
+	}
+	nodes := writeTrace(t, t.TempDir(), "nodes.csv", "kind,count,cores,memory,gpus\ng8,8,96,524288,8\n")
+	for _, c := range []struct {
+		args      []string
+		simulated float64
+		rejected  map[string]any
+	}{
+		{[]string{"-machine", "64"}, 4, map[string]any{"no_size": 1.0, "no_run_time": 2.0}},
+		{[]string{"-nodes", nodes}, 5, map[string]any{"no_run_time": 2.0}},
+	} {
+		m := runJSON(t, append(c.args, log)...)
+		if m["jobs_simulated"] != c.simulated || !reflect.DeepEqual(m["rejected"], c.rejected) {
+			t.Errorf("%v: simulated %v, rejected %v; want %v, rejected %v", c.args, m["jobs_simulated"], m["rejected"], c.simulated, c.rejected)
+		}
 	}
 }

@@ -40,6 +40,7 @@ type demandIn struct {
 	memPerCPU  float64 // MiB
 	gpus       int64   // whole GPUs for the whole job
 	gpusNode   int64   // whole GPUs per node, when the log says so
+	gpuMilli   int64   // GPUs per node in thousandths (a share of one GPU), when the log says so
 	models     []string
 	named      map[string]int64 // per-node resources (Slurm GRES) for the whole job
 	excl       bool
@@ -50,7 +51,7 @@ type demandIn struct {
 // any reports whether the log recorded anything beyond processors.
 func (d *demandIn) any() bool {
 	return d.nodes > 0 || d.memTotal > 0 || d.memPerNode > 0 || d.memPerCPU > 0 || d.gpus > 0 ||
-		d.gpusNode > 0 || len(d.named) > 0 || d.excl || d.bad
+		d.gpusNode > 0 || d.gpuMilli > 0 || len(d.named) > 0 || d.excl || d.bad
 }
 
 // demand makes r's swf.Demand (nil when the log recorded nothing beyond
@@ -102,6 +103,9 @@ func makeDemand(in *demandIn, procs int64, note func(string)) *swf.Demand {
 			d.GPUs = ceilDiv(in.gpus, n, note, noteDemandGPUs)
 		}
 		d.GPUs *= 1000
+		if in.gpuMilli > 0 {
+			d.GPUs = in.gpuMilli
+		}
 		for _, k := range slices.Sorted(maps.Keys(in.named)) {
 			if d.Named == nil {
 				d.Named = map[string]int64{}

@@ -24,14 +24,18 @@ type FormatError struct {
 	// Saw is the format the input looks like: one of the above,
 	// "slurmrestd" (its GET /slurm/v0.0.XX/jobs response, or squeue
 	// --json), "scontrol" (scontrol show job), "alibaba-nodes" (the
-	// Alibaba trace's node list), "helios", "acme", "philly" (the job
-	// tables GPUTrace reads), "sacct-fixed" (sacct
+	// Alibaba trace's node list), "helios", "acme", "philly", "pai" (the
+	// job tables GPUTrace reads; pai: a row or header of the Alibaba PAI
+	// 2020 trace's pai_job_table or pai_task_table), "pai-other" (another
+	// table of that trace), "pai-joined" (a header of a table joined from
+	// its tables), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
 	// another kind), "utf-16" (UTF-16 text: its byte-order mark, or a NUL
 	// beside every other byte of the first line), "binary" (a first line
 	// of bytes that text has not, control bytes or NULs, or a PNG's, a
 	// PDF's, a GIF's or an SQLite database's signature; Windows-1252 text,
 	// 0x80–0x9f included, is text),
+	// "tar" (a tar archive, by its header's magic: extract it first),
 	// "cr"
 	// (text whose lines end in CR alone); ""
 	// when none.
@@ -90,11 +94,15 @@ var formatNames = map[string]string{
 	"alibaba":                "a pod list of the Alibaba GPU 2023 trace (openb_pod_list_*.csv)",
 	"alibaba-nodes":          "a node list of the Alibaba GPU 2023 trace (openb_node_list_*.csv)",
 	"nodes":                  "a batchq nodes file (kind,count,cores,...)",
-	"gpu":                    "a GPU cluster trace's job table (Helios cluster_log.csv, Acme trace_*.csv, Philly cluster_job_log)",
+	"gpu":                    "a GPU cluster trace's job table (Helios cluster_log.csv, Acme trace_*.csv, Philly cluster_job_log, Alibaba PAI 2020 pai_job_table.csv with pai_task_table.csv)",
 	"helios":                 "a SenseTime Helios job table (cluster_log.csv)",
 	"acme":                   "a Shanghai AI Lab Acme job table (trace_seren.csv, trace_kalos.csv)",
 	"philly":                 "a Microsoft Philly job log (cluster_job_log)",
+	"pai":                    "a table of the Alibaba PAI 2020 trace (pai_job_table.csv, pai_task_table.csv)",
+	"pai-other":              "a table of the Alibaba PAI 2020 trace other than pai_job_table and pai_task_table (which -from gpu reads, given together)",
+	"pai-joined":             "a table joined from the Alibaba PAI 2020 trace's (a header naming job_name and plan_gpu or inst_num); give pai_job_table.csv and pai_task_table.csv as published",
 	"binary":                 "binary data, not text (is it the right file?)",
+	"tar":                    "a tar archive (extract its files first: tar -xzf FILE.tar.gz)",
 	"cr":                     "text with lines ended by CR alone (classic Mac OS), read as one line; make them LF first: tr '\\r' '\\n'",
 	"utf-16":                 "UTF-16 text (byte-order mark FF FE or FE FF, or without one a NUL beside every other byte, as an editor or Windows PowerShell's > saves it; make it UTF-8 first: iconv -f UTF-16 -t UTF-8)",
 }
@@ -104,11 +112,11 @@ var readsWith = map[string]string{
 	"sacct": "Sacct", "sacct-json": "SacctJSON", "jobcomp": "Jobcomp", "pbs": "PBS",
 	"slurmrestd": "QueueSnapshot", "scontrol": "QueueSnapshot",
 	"alibaba": "Alibaba", "alibaba-nodes": "Nodes", "nodes": "Nodes",
-	"helios": "GPUTrace", "acme": "GPUTrace", "philly": "GPUTrace",
+	"helios": "GPUTrace", "acme": "GPUTrace", "philly": "GPUTrace", "pai": "GPUTrace",
 }
 
 const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting logs), slurmrestd, scontrol (queue snapshots), " +
-	"alibaba (the Alibaba GPU 2023 pod list), gpu (the Helios, Acme and Philly job tables) and nodes (a machine's nodes)"
+	"alibaba (the Alibaba GPU 2023 pod list), gpu (the Helios, Acme and Philly job tables, the Alibaba PAI 2020 job and task tables) and nodes (a machine's nodes)"
 
 // The patterns sniff looks for, compiled at its first call rather than
 // at init: every program that imports the package (examples/simulate,
@@ -137,6 +145,12 @@ func sniff(head []byte) (format string, line int, sample string) {
 		// (a NUL after each character), and sacct's header as lacking
 		// JobID.
 		return "utf-16", 1, clip(strings.ToValidUTF8(string(head[:min(len(head), 16)]), "?"))
+	}
+	if isTar(head) {
+		// A tar archive (its header's magic): the PAI 2020 trace's
+		// tables come as .tar.gz, which the gzip layer opens but only
+		// tar extracts. It was "binary data".
+		return "tar", 1, clip(strings.ToValidUTF8(strings.TrimRight(string(head[:100]), "\x00"), "?"))
 	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	rest := head
@@ -172,6 +186,14 @@ func sniff(head []byte) (format string, line int, sample string) {
 		}
 	}
 	return "", 0, ""
+}
+
+// isTar reports whether head begins with a tar header: its magic at 257,
+// POSIX's "ustar\x00" or GNU's "ustar  \x00". The NUL matters: text with
+// "ustar" at byte 257 (a user "gustar") is no archive.
+func isTar(head []byte) bool {
+	return len(head) >= 263 && string(head[257:263]) == "ustar\x00" ||
+		len(head) >= 265 && string(head[257:265]) == "ustar  \x00"
 }
 
 // sniffFrom classifies by the first non-blank line first (trimmed; raw as
@@ -214,6 +236,9 @@ func sniffFrom(first string, raw, head []byte) string {
 		return "swf"
 	case reSWFLine().MatchString(first):
 		return "swf"
+	case sniffPAI(first) != "":
+		// (after SWF: a comment line may have commas and a status word)
+		return sniffPAI(first)
 	}
 	f := strings.Fields(strings.ToUpper(first))
 	switch {

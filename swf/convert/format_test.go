@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"archive/tar"
 	"bytes"
 	"errors"
 	"os"
@@ -65,10 +66,46 @@ func TestSniff(t *testing.T) {
 		{"03/01/2024 08:00:00;Q;1.s;queue=batch jobname=\x93relax\x94\n", "pbs"},
 		{"JobId=1 UserId=a(1) Name=\x93x\x94 \x96 JobState=COMPLETED\n", "jobcomp"},
 		{"\x93notes\x94 \x80\n", ""},
+		// An SWF comment with commas and a status word in its fourth
+		// field is SWF, not a row of PAI's pai_job_table
+		{"; Note: jobs,users,groups,Failed,queues,partitions\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 -1 -1 -1\n", "swf"},
 	} {
 		if got, _, _ := sniff([]byte(c.in)); got != c.want {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// A tar archive is told by its header's magic with the NUL after it
+// (POSIX's and GNU's); text with "ustar" at byte 257 is read as its
+// format: a sacct log with a user "g...ustar" there was refused as a tar
+// archive.
+func TestSniffTar(t *testing.T) {
+	var posix, gnu bytes.Buffer
+	for _, c := range []struct {
+		w   *bytes.Buffer
+		fmt tar.Format
+	}{{&posix, tar.FormatUSTAR}, {&gnu, tar.FormatGNU}} {
+		tw := tar.NewWriter(c.w)
+		if err := tw.WriteHeader(&tar.Header{Name: "pai_job_table.csv", Mode: 0o644, Size: 1, Format: c.fmt}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte("x"))
+		tw.Close()
+		if got, _, sample := sniff(c.w.Bytes()); got != "tar" || sample != "pai_job_table.csv" {
+			t.Errorf("a tar archive (%v): %q %q", c.fmt, got, sample)
+		}
+	}
+	head := "JobID|User|State|Submit\n" + strings.Repeat("1|x|COMPLETED|2024-03-01T08:00:00\n", 6) + "2|g"
+	in := head + strings.Repeat("a", 257-len(head)) + "ustar|COMPLETED|2024-03-01T08:00:00\n"
+	if strings.Index(in, "ustar") != 257 {
+		t.Fatal("ustar not at 257")
+	}
+	if got, _, _ := sniff([]byte(in)); got != "sacct" {
+		t.Errorf("sacct text with ustar at 257: %q", got)
+	}
+	if res, err := Sacct(strings.NewReader(in), Options{}); err != nil || res.Report.Records != 7 {
+		t.Errorf("Sacct: %v %+v", err, res)
 	}
 }
 

@@ -27,6 +27,11 @@ import (
 //	philly  Microsoft Philly (Jeon et al., ATC'19; msr-fiddle/philly-traces),
 //	        cluster_job_log: a JSON list of {status, vc, jobid, attempts:
 //	        [{start_time, end_time, detail: [{ip, gpus: [...]}]}], submitted_time, user}
+//	pai     Alibaba PAI (Weng et al., NSDI'22; alibaba/clusterdata,
+//	        cluster-trace-gpu-v2020): pai_job_table.csv and pai_task_table.csv,
+//	        one after the other in either order, without header lines:
+//	        job_name,inst_id,user,status,start_time,end_time and
+//	        job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type
 //
 // A CSV header with job_id, gpu_num, submit_time and start_time is a GPU
 // job table: acme when it has type, gpu_time or mem_per_pod_GB, else
@@ -100,27 +105,71 @@ import (
 // job's). The jobs are sorted only when the input is not in submit
 // order. TestGPUTraceMemory bounds what a job keeps and allocates.
 //
-// Alibaba's PAI trace of 2020 (cluster-trace-gpu-v2020) is not read: its
-// pai_job_table's start_time is the submission and a job's start is the
-// earliest start_time of its tasks in pai_task_table (its README), so a
-// wait needs a join of two header-less tables, not one stream read a line
-// at a time.
+// PAI's tables have no header line (the names are in .header files):
+// the input is PAI's when its first line is a row of 6 or 10 fields with
+// one of the README's statuses (Terminated, Failed, Running, Waiting) in
+// the fourth, or a .header file's line, which no Helios or Acme header
+// and no Philly list is; after it each row is a job (6 fields) or a task
+// (10). A job is a pai_job_table row joined with its tasks by job_name
+// (both kept until the input ends, a map entry per job_name).
+// Submit is the job's start_time ("timestamp of job submission time");
+// its start the earliest start_time of its tasks (the README: "the gap
+// between job.start_time and the earliest task.start_time in the job
+// implies its wait time"); its end its end_time. Times are seconds on the
+// trace's own clock ("4550879.0"; a fraction rounded, noted); 0, empty
+// and nan are unknown, as the authors' analysis reads a start_time of 0.
+// Processors: Σ inst_num × plan_gpu / 100 over its tasks (plan_gpu is a
+// percentage of a GPU per instance: the README's job of tasks ps 1 × 0%
+// and worker 2 × 50% asks 1 GPU), rounded up to whole GPUs ("GPU share
+// rounded up to whole GPUs"). The demand: a node per instance (Σ
+// inst_num), per node the largest over the tasks of plan_cpu / 100 cores
+// (rounded up), plan_mem GB as GiB, and plan_gpu in thousandths of a GPU
+// (a share of one kept; over one GPU rounded up to whole ones); tasks of
+// different shapes are noted. gpu_type (the GPUs a task was given, not
+// asked for) and the tasks' status and end_time are not read. Status:
+// Terminated 1, Failed 0 ("ended without starting" when no task has a
+// start_time), Running and Waiting skipped as not finished, others -1
+// ("unknown state"). User is numbered; there is no queue. The header's
+// zone is Asia/Shanghai whatever Options.Location says: the README's
+// times, shifted by a constant, keep the time of day and weekday there.
+// Report.Steps counts the task rows joined to a job row (Records = Jobs
+// + Steps + Σ Skipped). PAI's reasons: skipped "header line", "job listed
+// again (...)", "task listed again (...)", "task of a job not in
+// pai_job_table", "malformed record" (no job_name; an unreadable
+// submission, inst_num, plan_cpu, plan_mem or plan_gpu; another field
+// count); anomalies "no task in pai_task_table (start and GPUs
+// unknown)", "a task of it malformed (its request left out)", "task
+// without plan_gpu (0 GPUs taken)" (and plan_cpu, plan_mem), "GPU share
+// rounded up to whole GPUs", "no instance (inst_num 0)", "more than
+// 16777216 GPUs or instances (processors unknown)", "unreadable end_time",
+// "unreadable task start_time", "demand: tasks of different shapes, the
+// largest of each per instance", "demand: over one GPU per instance, not
+// whole, rounded up", "demand: plan_cpu not whole cores, rounded up". Given only one of the two tables, a row of another
+// of the trace's tables (pai_instance_table, ...), or a table joined from
+// them (a header naming job_name beside plan_gpu), GPUTrace returns an
+// error that says what to give. Not read: pai_instance_table, whose
+// instances' start_time the authors' notebook measures a task's wait to
+// (from the task's start_time, analysis/utils.py): this wait is the job's,
+// as the README defines it.
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
-	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly")
+	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly", "pai")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
-	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" {
+	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" && b.saw != "pai" {
 		return nil, &FormatError{Want: "gpu", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}
 	g := &gpuReader{b: b, noID: map[int]int{}, users: newNames(), queues: newNames(), exes: newNames(),
-		demandIdx: map[[5]int64]int32{}, demandOf: map[[4]int64]madeDemand{}}
+		demandIdx: map[[5]int64]int32{}, demandOf: map[[6]int64]madeDemand{}}
 	b.format, b.rep.Format = b.saw, b.saw
-	if b.saw == "philly" {
+	switch b.saw {
+	case "philly":
 		err = g.philly(in)
-	} else {
+	case "pai":
+		err = g.pai(in)
+	default:
 		var buf []string
 		err = readTable(newLineReader(in), b, b.saw, false,
 			func(s string, line int) (err error) { return g.header(s, line) },
@@ -161,6 +210,13 @@ type gpuJob struct {
 	gpus, cpus, nodes           int64   // cpus, nodes -1 unknown
 	memMiB                      float64 // per node, 0 none
 	user, queue, exe            string
+	// PAI: the demand per node (instance) as given: cores, and GPUs in
+	// thousandths (a share of one), instead of totals over the nodes.
+	perNode         bool
+	cores, gpuMilli int64
+	// PAI: a job without tasks, whose start is not known (not "ended
+	// without starting").
+	noStartKnown bool
 	notes
 }
 
@@ -206,7 +262,7 @@ type gpuReader struct {
 	last, maxAlloc      int64
 	demands             []*swf.Demand           // one of each value (share)
 	demandIdx           map[[5]int64]int32      // value → index in demands + 1
-	demandOf            map[[4]int64]madeDemand // request → its demand
+	demandOf            map[[6]int64]madeDemand // request → its demand
 }
 
 // rec returns the i-th job read.
@@ -582,20 +638,26 @@ func (g *gpuReader) job(j *gpuJob) (swf.Job, int32) {
 		if j.status == swf.StatusCancelled {
 			j.note(noteCancelledRun)
 		}
-	} else if j.status != swf.StatusCancelled && j.status != swf.StatusUnknown {
+	} else if j.status != swf.StatusCancelled && j.status != swf.StatusUnknown && !j.noStartKnown {
 		j.note(noteNeverStarted)
 	}
 	if j.gpus < 0 {
 		return s, 0 // (Philly without attempts: nothing known of its request)
 	}
 	in := &demandIn{nodes: max(j.nodes, 0), cpus: max(j.cpus, 0), gpus: j.gpus, memPerNode: j.memMiB}
+	if j.perNode {
+		in.cpus, in.gpus, in.cores, in.gpuMilli = 0, 0, j.cores, j.gpuMilli
+		if in.nodes == 0 {
+			return s, 0 // (no instance: nothing asked)
+		}
+	}
 	if in.nodes == 0 {
 		in.nodes = 1
 		j.note(noteNoNodes)
 	}
 	// makeDemand once for each request (a new Demand and its notes were
 	// 140 bytes a job to collect).
-	k := [4]int64{in.nodes, in.cpus, in.gpus, int64(math.Float64bits(in.memPerNode))}
+	k := [6]int64{in.nodes, in.cpus, in.gpus, int64(math.Float64bits(in.memPerNode)), in.cores, in.gpuMilli}
 	d, ok := g.demandOf[k]
 	if !ok {
 		d.n = g.share(makeDemand(in, 0, d.note))
@@ -640,6 +702,9 @@ func (g *gpuReader) share(d *swf.Demand) int32 {
 func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *names) *swf.Header {
 	b := g.b
 	loc := b.opt.location()
+	if b.format == "pai" {
+		loc = paiZone // (its README's; the times are numbers, read in no zone)
+	}
 	h := &swf.Header{
 		Version: "2.2", Computer: b.opt.Computer, Installation: b.opt.Installation,
 		Conversion: "batchq swf/convert from " + formatNames[b.format],
@@ -650,11 +715,15 @@ func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *n
 	if b.rep.Jobs > 0 {
 		setSpan(h, base, last, loc)
 	}
+	status := "Status: 1 COMPLETED or Pass; 0 FAILED, NODE_FAIL, TIMEOUT or Failed; 5 CANCELLED or Killed " +
+		"(wait and run time -1 when it never started)."
+	if b.format == "pai" {
+		status = "Status: 1 Terminated; 0 Failed (wait and run time -1 when no task started)."
+	}
 	h.Note = append(h.Note,
 		"Submit times are seconds after UnixStartTime (the first submit); job k is the k-th submitted. "+
 			"Processors are GPUs (a CPU job has 0); requested time is -1: the trace has no time limits.",
-		"Status: 1 COMPLETED or Pass; 0 FAILED, NODE_FAIL, TIMEOUT or Failed; 5 CANCELLED or Killed "+
-			"(wait and run time -1 when it never started).",
+		status,
 		"A line \";= nodes=N cores=C mem=MiB gpus=G\" before a job's line is what the job asks of each of N nodes "+
 			"(GPUs in thousandths): batchq's demand extension, a comment to tools that read the 18 fields.")
 	switch b.format {
@@ -665,6 +734,12 @@ func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *n
 	case "philly":
 		h.Note = append(h.Note, "Queue is the job's virtual cluster (vc). Wait is the first attempt's start - submit, "+
 			"run time the last attempt's end - the first attempt's start; GPUs are the first attempt's.")
+	case "pai":
+		h.Note = append(h.Note, "UnixStartTime is the trace's own clock: its times were shifted by a constant, "+
+			"and read in Asia/Shanghai keep the time of day and weekday, not the date (its README).",
+			"Submit is pai_job_table's start_time; wait is the earliest start_time of the job's tasks (pai_task_table) - submit, "+
+				"run time end_time - that start. Processors are the GPUs of all its instances (inst_num x plan_gpu / 100 "+
+				"over its tasks) rounded up; a demand node is an instance, its GPUs the share each asks.")
 	}
 	if b.opt.MaxProcs == 0 {
 		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest job was allocated %d GPUs.", maxAlloc))
@@ -684,4 +759,5 @@ var gpuCites = map[string]string{
 	"helios": "Hu et al., Characterization and Prediction of Deep Learning Workloads in Large-Scale GPU Datacenters, SC 2021",
 	"acme":   "Hu et al., Characterization of Large Language Model Development in the Datacenter, NSDI 2024",
 	"philly": "Jeon et al., Analysis of Large-Scale Multi-Tenant GPU Clusters for DNN Training Workloads, USENIX ATC 2019",
+	"pai":    "Weng et al., MLaaS in the Wild: Workload Analysis and Scheduling in Large-Scale Heterogeneous GPU Clusters, NSDI 2022",
 }

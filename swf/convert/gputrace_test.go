@@ -32,14 +32,15 @@ func gpuFile(t *testing.T, name string, opt Options) *Result {
 	return res
 }
 
-// checkAccounts checks that every record is a job or skipped.
+// checkAccounts checks that every record is a job, skipped, or (PAI) a
+// task joined to its job (Steps).
 func checkAccounts(t *testing.T, name string, rep Report, jobs int) {
 	t.Helper()
 	skipped := 0
 	for _, n := range rep.Skipped {
 		skipped += n
 	}
-	if rep.Records != rep.Jobs+skipped || rep.Jobs != jobs {
+	if rep.Records != rep.Jobs+rep.Steps+skipped || rep.Jobs != jobs {
 		t.Errorf("%s: report does not add up: %+v", name, rep)
 	}
 }
@@ -274,6 +275,9 @@ func FuzzGPUTrace(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	pai := slices.Concat(must(os.ReadFile("testdata/gpu-pai-task.csv")), must(os.ReadFile("testdata/gpu-pai-job.csv")))
+	f.Add(pai)
+	f.Add([]byte("j,i,u,Terminated,1e9,nan\nj,t,16777216,x,-0,1,1e300,NaN,167772160000,V100\nj,t2,99,,5.5,,1,1,150.5,\n,,,,,\n"))
 	f.Add([]byte(heliosHeader + "\n1,u,v,1e3,0.5,0,cancelled,2020-07-01 09:00:00+14:00,NaT,None,-1,\n\"x,1\n"))
 	f.Add([]byte(`[{"submitted_time":"2017-10-10 14:00:00","attempts":[{"start_time":null,"end_time":"None"}]},{}]`))
 	f.Add([]byte(`[{"status":"Pass","submitted_time":"1970-01-01 00:00:00","attempts":[]},{"status":"Pass","submitted_time":"2017-10-10 14:00:00",` +

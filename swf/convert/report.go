@@ -67,7 +67,8 @@ type Result struct {
 //
 //	Records = Jobs + Steps + Requeued + Σ Skipped
 //
-// for sacct --json, whose steps sit inside their job's record,
+// as for GPUTrace on PAI's tables, its task rows the Steps; for sacct
+// --json, whose steps sit inside their job's record,
 // Records = Jobs + Requeued + Σ Skipped; a PBS job spans several log
 // records, so there Records only counts lines. Reasons are short phrases;
 // those of Alibaba and Nodes are in their docs, the others here.
@@ -132,7 +133,7 @@ type Report struct {
 	Format   string `json:"format"`
 	Records  int    `json:"records"`  // input records read (lines, or jobs of sacct --json)
 	Jobs     int    `json:"jobs"`     // jobs written
-	Steps    int    `json:"steps"`    // Slurm job steps read: not jobs, their memory use goes to their job
+	Steps    int    `json:"steps"`    // Slurm job steps read: not jobs, their memory use goes to their job; PAI: pai_task_table rows joined to their job
 	Requeued int    `json:"requeued"` // earlier attempts of requeued jobs, replaced by the last one
 	// Demands counts the jobs written with a Demand (nodes, memory,
 	// GPUs beyond the processors; see Result's doc).

@@ -21,6 +21,8 @@ func TestGPUTable(t *testing.T) {
 	for in, want := range map[string]string{
 		read("gpu-helios.csv"):          "helios",
 		read("gpu-acme-kalos.csv"):      "acme",
+		read("gpu-pai-job.csv"):         "pai",
+		read("gpu-pai-task.csv"):        "pai",
 		philly:                          "philly",
 		"[\n  " + philly[1:]:            "philly",
 		philly[:len(philly)/2]:          "philly",
@@ -31,6 +33,10 @@ func TestGPUTable(t *testing.T) {
 		if got := GPUTable([]byte(in)); got != want {
 			t.Errorf("GPUTable(%.40q) = %q, want %q", in, got, want)
 		}
+	}
+	if err := ConvertFirst("F", "pai"); !strings.Contains(err.Error(), "F: a table of the Alibaba PAI 2020 trace, not an SWF log: convert it first: "+
+		"convert -from gpu pai_job_table.csv pai_task_table.csv -o OUT.swf") {
+		t.Errorf("ConvertFirst: %v", err)
 	}
 	if err := ConvertFirst("F", "acme"); !strings.Contains(err.Error(), "F: a Shanghai AI Lab Acme job table, not an SWF log: convert it first") {
 		t.Errorf("ConvertFirst: %v", err)
