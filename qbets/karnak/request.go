@@ -20,17 +20,53 @@ const maxLocations = 100
 
 // jsonRequest is the JSON body of POST /karnak/{waittime|starttime}/prediction/.
 // wallTime and within are "hh:mm:ss" strings or seconds; locations are
-// "queue@system" strings.
+// "queue@system" strings or Location objects, as encoding/json writes a
+// PredictRequest (its keys match these, case aside).
 type jsonRequest struct {
 	Cores      *int64          `json:"cores"`
 	WallTime   json.RawMessage `json:"wallTime"`
 	Confidence *int            `json:"confidence"`
 	Quantile   *int            `json:"quantile"`
 	Within     json.RawMessage `json:"within"`
-	Locations  []string        `json:"locations"`
+	Locations  []wireLocation  `json:"locations"`
 	User       string          `json:"user"`
 	Account    string          `json:"account"`
 }
+
+// wireLocation is one location of a JSON request: text, "queue@system",
+// or, when obj, loc (a Location object naming both, nothing else).
+type wireLocation struct {
+	text string
+	loc  Location
+	obj  bool
+}
+
+func (w *wireLocation) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '{' {
+		var o struct {
+			System, Queue *string
+		}
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&o); err != nil {
+			return errLocation
+		}
+		if o.System == nil || o.Queue == nil {
+			return errLocation
+		}
+		*w = wireLocation{loc: Location{System: *o.System, Queue: *o.Queue}, obj: true}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return errLocation
+	}
+	*w = wireLocation{text: s}
+	return nil
+}
+
+// errLocation is a location of neither form.
+var errLocation = errors.New(`locations: want "queue@system" strings or {"system": …, "queue": …} objects`)
 
 // decodePredictRequest parses a hypothetical-job request, JSON when the
 // content type says so (or the body starts with '{'), else Karnak's text
@@ -100,9 +136,13 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 	}
 	r.User, r.Account = j.User, j.Account
 	for i, l := range j.Locations {
-		q, sys, ok := strings.Cut(l, "@")
+		if l.obj {
+			r.Locations = append(r.Locations, l.loc)
+			continue
+		}
+		q, sys, ok := strings.Cut(l.text, "@")
 		if !ok {
-			return fmt.Errorf("locations[%d]: %q, want queue@system", i, clip(l))
+			return fmt.Errorf("locations[%d]: %q, want queue@system", i, clip(l.text))
 		}
 		r.Locations = append(r.Locations, Location{System: sys, Queue: q})
 	}
