@@ -74,7 +74,7 @@ func scanRequest(b []byte, j *jsonRequest) bool {
 					if !ok {
 						return false
 					}
-					j.Locations = append(j.Locations, wireLocation{text: string(l)})
+					j.Locations = append(j.Locations, wireLocation(l))
 					if s.byte(']') {
 						break
 					}

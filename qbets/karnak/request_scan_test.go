@@ -44,7 +44,7 @@ func TestScanRequestCommon(t *testing.T) {
 	if !scanRequest([]byte(`{"cores": 16, "wallTime": "01:00:00", "within": 1800, "confidence": 95, "quantile": 50, "locations": ["normal@s1", "q0@kth"]}`), &j) {
 		t.Fatal("not scanned")
 	}
-	if *j.Cores != 16 || string(j.WallTime) != `"01:00:00"` || string(j.Within) != "1800" || *j.Confidence != 95 || *j.Quantile != 50 || len(j.Locations) != 2 || j.Locations[1].text != "q0@kth" {
+	if *j.Cores != 16 || string(j.WallTime) != `"01:00:00"` || string(j.Within) != "1800" || *j.Confidence != 95 || *j.Quantile != 50 || len(j.Locations) != 2 || j.Locations[1] != "q0@kth" {
 		t.Fatalf("%+v", j)
 	}
 }
