@@ -12,18 +12,6 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// The filter language (thesis §7.4 step 3, spec §8.2): a filter names the
-// jobs to remove by user, job-number range, time window and shared
-// attributes; the PWA publishes its cleaning filters this way. A filter file
-// holds one filter per line; '#' starts a comment and blank lines are
-// ignored. A filter is a space-separated list of clauses key=range, all of
-// which must hold (AND); a job is removed if any filter of the file matches
-// it (OR). A range is "v" (exactly v), "lo..hi" (inclusive), "lo.." or
-// "..hi" (open on one side). Example:
-//
-//	user=374 job=14969..28552   # SDSC-SP2 start-of-log flurry
-//	user=328 submit=50000000.. size=32 reqtime=300
-
 // field is a job attribute a clause can test.
 type field int
 
@@ -180,6 +168,22 @@ func (fs Filters) Write(w io.Writer) error {
 // ParseFilters reads a filter file (one line: strings.NewReader(line)). A
 // malformed line gives an error naming the line number. Comment-only lines
 // are dropped.
+//
+// The filter language (thesis §7.4 step 3, spec §8.2): a filter names the
+// jobs to remove by user, job-number range, time window and shared
+// attributes; the PWA publishes its cleaning filters this way. A filter file
+// holds one filter per line; '#' starts a comment and blank lines are
+// ignored. A filter is a space-separated list of clauses key=range, all of
+// which must hold (AND); a job is removed if any filter of the file matches
+// it (OR). A range is "v" (exactly v), "lo..hi" (inclusive), "lo.." or
+// "..hi" (open on one side), of whole numbers. The keys are the SWF fields
+// user, job (the job number), submit (seconds), group, exec (the
+// executable number), queue, partition, size (allocated processors, else
+// requested: swf.Job.Size), reqtime (the user's estimate), runtime and
+// status. Example:
+//
+//	user=374 job=14969..28552   # SDSC-SP2 start-of-log flurry
+//	user=328 submit=50000000.. size=32 reqtime=300
 func ParseFilters(r io.Reader) (Filters, error) {
 	var fs Filters
 	sc := bufio.NewScanner(r)

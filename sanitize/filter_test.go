@@ -3,8 +3,12 @@ package sanitize
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -172,4 +176,30 @@ func ExampleParseFilters() {
 	kept, removed := fs.Apply(jobs)
 	fmt.Println(fs[0], len(kept), removed)
 	// Output: user=374 job=14969..28552 # flurry 2 [1]
+}
+
+// ParseFilters's doc, which godoc shows, names every key of the filter
+// language: the language was described in a comment no godoc shows, so
+// that a user of ParseFilters had to guess the keys. Checked: fails
+// without the doc moved.
+func TestParseFiltersDocKeys(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "filter.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == "ParseFilters" {
+			text := fn.Doc.Text()
+			for _, k := range fieldKeys {
+				if !regexp.MustCompile(`\b` + k + `\b`).MatchString(text) {
+					t.Errorf("ParseFilters's doc does not name the key %q", k)
+				}
+			}
+			if !strings.Contains(text, "lo..hi") {
+				t.Error("ParseFilters's doc does not give the ranges")
+			}
+			return
+		}
+	}
+	t.Fatal("no ParseFilters in filter.go")
 }

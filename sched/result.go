@@ -478,10 +478,17 @@ func nth(xs []float64, k int) float64 {
 // The observers are told every submission, start, end and reservation as
 // it happens (a fair-share policy learns usage from OnStart and OnEnd). A
 // Scheduler that leaves jobs waiting at the end is an error (ErrStall),
-// returned with the Result.
+// returned with the Result. ctx is heard before the jobs are loaded
+// and at every instant of the simulation (Sim.FinishContext), not while
+// Sim.Load runs, which does not stop once started: a deadline that passes
+// then is heard once the jobs are loaded. Once ctx is done, Run returns
+// its error and no Result.
 func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Result, error) {
 	s, err := New(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for _, o := range obs {

@@ -43,8 +43,8 @@ type question struct {
 // the job's power-of-two size class, 1, 2, 3–4, 5–8, … processors,
 // numbered 0, 1, 2, 3, …: ⌈log2 size⌉, and 0 for a job without a size).
 // The class of a job the Wrapper is not asked about, a hypothetical one
-// forecast some other way, is that number: c.Interval(class, point, i)
-// gives its interval from the outcomes the Wrapper fed c.
+// forecast some other way, is that number (Wrapper.Class): c.Interval(class,
+// point, i) gives its interval from the outcomes the Wrapper fed c.
 func Wrap(p Point, c *Calibrator, class func(*swf.Job) int64) *Wrapper {
 	w := &Wrapper{p: p, c: c, class: class, pending: make(map[int64]question)}
 	w.obs, _ = p.(interface {
@@ -80,7 +80,10 @@ func (w *Wrapper) Observe(ev replay.Event, j *swf.Job) error {
 }
 
 // Predict answers the inner point with the interval at the last level.
-// The interval is [0, +Inf) until the calibrator has residuals.
+// The interval is [0, +Inf) until the calibrator has residuals. An answer
+// without a point (declined, or Point NaN: a bound predictor's, such as
+// replay.NewQBETS's upper bound) is passed on as it is, neither calibrated
+// nor calibrating: wrap a point predictor.
 func (w *Wrapper) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	p, err := w.p.Predict(j, now)
 	w.last = question{}
@@ -99,6 +102,13 @@ func (w *Wrapper) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	p.Lower, p.Upper = w.Interval(len(q.issued) - 1)
 	return p, nil
 }
+
+// Class returns j's class as the Wrapper numbers it (the class function
+// given to Wrap, or the size class), so that c.Interval(w.Class(j), point,
+// i) is the interval of a job forecast some other way, such as a
+// hypothetical one (sched/forecast's WhatIf), from the outcomes the
+// Wrapper fed c.
+func (w *Wrapper) Class(j *swf.Job) int64 { return w.class(j) }
 
 // Interval returns the last answer's interval at level index i of the
 // calibrator's Levels (NaN, NaN if the last question was not answered).

@@ -328,8 +328,14 @@ type Location struct {
 func (l Location) String() string { return l.Queue + "@" + l.System }
 
 // PredictRequest is a hypothetical job (kwouldwait / kwouldstart). Over
-// HTTP (Handler) its body is JSON, or Karnak's text form (§2.3), one field
-// a line, location repeatable; errors name the field:
+// HTTP (Handler) its body is JSON, the keys its fields' names (case aside:
+// json.Marshal of a PredictRequest is one), wallTime and within whole
+// seconds or "hh:mm:ss", each location "queue@system" or a Location object,
+//
+//	{"cores": 16, "wallTime": "01:00:00", "within": 1800, "locations": ["normal@s1"]}
+//
+// or Karnak's text form (§2.3), one field a line, location repeatable;
+// errors name the field:
 //
 //	processors 16
 //	requestedWallTime 01:00:00

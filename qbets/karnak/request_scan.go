@@ -67,14 +67,14 @@ func scanRequest(b []byte, j *jsonRequest) bool {
 			if !s.byte('[') {
 				return false
 			}
-			j.Locations = []string{} // as encoding/json: [] is an empty slice
+			j.Locations = []wireLocation{} // as encoding/json: [] is an empty slice
 			if !s.byte(']') {
 				for {
 					l, ok := s.str()
 					if !ok {
 						return false
 					}
-					j.Locations = append(j.Locations, string(l))
+					j.Locations = append(j.Locations, wireLocation(l))
 					if s.byte(']') {
 						break
 					}

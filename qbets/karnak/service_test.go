@@ -296,6 +296,7 @@ func TestPartialLocations(t *testing.T) {
 func FuzzDecodePredictRequest(f *testing.F) {
 	f.Add("application/json", `{"cores": 4, "wallTime": "01:00:00", "within": 1800, "locations": ["normal@s1"]}`)
 	f.Add("application/json", `{"cores": 4, "wallTime": 60, "confidence": 95, "quantile": 50, "locations": ["a@b","c@d"]}`)
+	f.Add("application/json", `{"cores": 4, "wallTime": 60, "locations": [{"System": "s1", "Queue": "normal"}, "q@s2", {"system": "s\u0032", "queue": "q"}]}`)
 	f.Add("text/plain", "processors 4\nrequestedWallTime 01:00:00\nconfidence 80\nlocation s1 normal\n")
 	f.Add("text/plain", "processors 4\nrequestedWallTime 1:0:0\nwithin 99\nquantile 5\nlocation s1 normal\nlocation s2 q\n")
 	f.Fuzz(func(t *testing.T, ctype, body string) {

@@ -1,7 +1,6 @@
 package qbetstest_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/batchq/batchq/qbets"
@@ -31,7 +30,7 @@ func TestCoverage(t *testing.T) {
 // does one that trims differently from the thesis: after every 2nd miss,
 // to the last 10 waits (the Predictor raises that to its minimum).
 func TestWindowTrimmer(t *testing.T) {
-	qbetstest.Trimmer(t, newWindow)
+	checkWindow(t)
 	qbetstest.Trimmer(t, func(int) qbets.Trimmer { return &everyOther{} })
 }
 
@@ -48,41 +47,3 @@ func (e *everyOther) Observe(_ int64, miss bool) int {
 }
 
 func (e *everyOther) Reset() { e.misses = 0 }
-
-// window trims to the minimum history after 3 consecutive misses.
-type window struct{ min, run int }
-
-func newWindow(minHistory int) qbets.Trimmer { return &window{min: minHistory} }
-
-func (w *window) Observe(_ int64, miss bool) int {
-	if !miss {
-		w.run = 0
-		return 0
-	}
-	if w.run++; w.run < 3 {
-		return 0
-	}
-	w.run = 0
-	return w.min
-}
-
-func (w *window) Reset() { w.run = 0 }
-
-// A user's change-point detector plugs into qbets.Config; its test is one
-// line: qbetstest.Trimmer(t, newWindow). Here the default (the thesis's
-// RunLength) and the window trimmer answer the same stationary feed.
-func Example() {
-	for _, cfg := range []qbets.Config{{}, {Trimmer: newWindow}} {
-		p, _ := qbets.New(cfg)
-		for i := range int64(500) {
-			start := 1000 + i*10
-			p.Submit(start - i%60)
-			p.Observe(qbets.Observation{Submit: start - i%60, Start: start, Nodes: 1, Walltime: 600})
-		}
-		f := p.Forecast(qbets.Request{Nodes: 1, Walltime: 600})
-		fmt.Println(f.Upper, f.OK, f.History)
-	}
-	// Output:
-	// 57 true 500
-	// 57 true 500
-}

@@ -164,7 +164,8 @@ const maxMachine = 1 << 40
 
 // Forecast returns the predicted start of each waiting job of s (in
 // s.Waiting's order): an instant ≥ s.Now, or −1 for a job the simulation
-// cannot place (larger than the machine). A snapshot it cannot simulate
+// cannot place (larger than the machine, or of no size: sched rejects
+// it, and the others are simulated without it). A snapshot it cannot simulate
 // (see Snapshot: no machine or one above 2^40 processors, Now outside
 // 0..2^40 s, a running job without a start in 0..Now or a size, or one no
 // node holds; a nil s) is an error naming the cause, never a −1. Cancelled,
@@ -182,10 +183,16 @@ func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error)
 // WhatIf returns the predicted start of a hypothetical job j ("if I
 // submit n processors for t now"), queued behind every waiting job of s:
 // an instant ≥ s.Now, or −1 if it cannot run (larger than the machine).
-// A snapshot it cannot simulate is an error, as for Forecast.
+// A snapshot it cannot simulate is an error, as for Forecast; so is a j
+// with no size (AllocProcs and ReqProcs unset, as swf.NewJob leaves them,
+// and on a machine of nodes no Demand with cores), which the simulation
+// would reject: its −1 read as "larger than the machine".
 func (f *Forecaster) WhatIf(ctx context.Context, s *Snapshot, j swf.Job) (int64, error) {
 	if s == nil {
 		return -1, fmt.Errorf("%w: nil", errSnapshot)
+	}
+	if j.Size() <= 0 && !(f.cores > 0 && demandCores(&j)) {
+		return -1, fmt.Errorf("forecast: the job asked about has no size (allocated %d, requested %d processors)", j.AllocProcs, j.ReqProcs)
 	}
 	if err := f.simulate(ctx, s, &j, len(s.Running)+len(s.Waiting), 1); err != nil {
 		return -1, err

@@ -83,7 +83,8 @@ func (c HistoryConfig) Validate() error {
 // without a user (SWF's −1) are one user, as in pyss's and predictsim's
 // EASY++, whose histories are dictionaries keyed by the user number, −1
 // included, and which the peer tests reproduce: on a trace without users
-// a job is predicted from the machine's last run times.
+// a job is predicted from the machine's last run times. The zero value is
+// EASY++'s, as NewUserHistory(HistoryConfig{}) makes it.
 type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType
@@ -144,18 +145,38 @@ func NewUserHistory(cfg HistoryConfig) (*UserHistory, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	h := &UserHistory{}
+	h.set(cfg)
+	return h, nil
+}
+
+// set makes h the empty predictor of the valid cfg.
+func (h *UserHistory) set(cfg HistoryConfig) {
 	if cfg.Window == 0 {
 		cfg.Window = 2
 	}
 	cfg.Type = cmp.Or(cfg.Type, "all")
 	cfg.Metric = cmp.Or(cfg.Metric, "average")
-	h := &UserHistory{cfg: cfg, typ: windowTypes[cfg.Type], metric: metrics[cfg.Metric], users: make(map[int64]*userState)}
+	*h = UserHistory{cfg: cfg, typ: windowTypes[cfg.Type], metric: metrics[cfg.Metric], users: make(map[int64]*userState)}
 	h.pair = h.typ == windowAll && h.metric == metricAverage && cfg.Window == 2 && !cfg.RelativeFallback
-	return h, nil
+}
+
+// ready makes the zero UserHistory EASY++'s (NewUserHistory never leaves
+// a window of 0). Terminated calls it, not Predict: until a job has
+// ended no user has a history, and every configuration predicts the
+// estimate (fallback), the zero value too (TestUserHistoryZero), so that
+// EASY++ pays for it once a job, not twice (3 instructions a call).
+func (h *UserHistory) ready() {
+	if h.cfg.Window == 0 {
+		h.set(HistoryConfig{})
+	}
 }
 
 // Config returns the configuration h was built with (defaults filled in).
-func (h *UserHistory) Config() HistoryConfig { return h.cfg }
+func (h *UserHistory) Config() HistoryConfig {
+	h.ready()
+	return h.cfg
+}
 
 // Propagates reports whether waiting jobs' predictions should be recomputed
 // when their user's history changes.
@@ -258,6 +279,7 @@ func (h *UserHistory) newUser(id int64) *userState {
 
 // Terminated adds j to its user's history.
 func (h *UserHistory) Terminated(j *swf.Job, now int64) {
+	h.ready()
 	u := h.newUser(j.User)
 	key := j.Submit
 	if h.cfg.ByTermination {

@@ -29,12 +29,18 @@ func (largestFirst) Schedule(p *sched.Pass) {
 	}
 }
 
-// Its conformance test is one line.
-func TestLargestFirst(t *testing.T) {
+// checkLargestFirst is the policy's conformance test, one line: a test of
+// the user's calls it (func TestLargestFirst(t *testing.T) {
+// checkLargestFirst(t) }; this package's largestfirst_test.go does). It
+// runs the policy on random workloads and fails t on any break of the
+// contract of sched.Scheduler.
+func checkLargestFirst(t *testing.T) {
 	schedtest.Scheduler(t, func() sched.Scheduler { return largestFirst{} })
 }
 
-// The policy checked above, run on three jobs.
+// The policy that checkLargestFirst checks, run on three jobs. (This file
+// holds no test, so that godoc shows it whole: the policy, its
+// conformance test and this run.)
 func Example() {
 	job := func(id, submit, size int64) swf.Job {
 		j := swf.NewJob()

@@ -24,7 +24,8 @@ import (
 // else a year (Slurm's UNLIMITED in backfill). A job its partition can
 // never run (Unrunnable says why) is cancelled at submission, as Slurm
 // with EnforcePartLimits=ALL rejects it. The observers are told
-// everything as in sched.Run. A Policy runs once.
+// everything as in sched.Run. A Policy runs once (a call whose ctx is
+// already done does not count: it returns ctx's error at once).
 //
 // Cancelled, Run returns ctx's error. The calculations due by then are
 // caught up, so that Priority reads what a wake-up at each would have
@@ -37,6 +38,11 @@ import (
 func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer) (*sched.Result, error) {
 	if p.sim != nil || p.started {
 		return nil, errors.New("slurm: a Policy simulates once: make a new one with New")
+	}
+	if err := ctx.Err(); err != nil {
+		// Before the jobs are prepared and loaded, which do not stop once
+		// started; the Policy is not spent.
+		return nil, err
 	}
 	cfg := p.mach
 	cfg.Scheduler = p
