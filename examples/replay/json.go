@@ -82,9 +82,9 @@ type varqJSON struct {
 	// NotChecked says why a possible plan was not carried out (a job
 	// numbered 2^63 − 1 leaves no number for it); absent otherwise.
 	NotChecked string `json:"not_checked,omitempty"`
-	Ran        bool    `json:"ran"`
-	Success    bool    `json:"success"`
-	Started    int64   `json:"started,omitempty"`
+	Ran        bool   `json:"ran"`
+	Success    bool   `json:"success"`
+	Started    int64  `json:"started,omitempty"`
 }
 
 // writeJSON prints r as reportJSON.
