@@ -21,6 +21,7 @@ import (
 
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/load"
 	"github.com/batchq/batchq/swf"
@@ -550,7 +551,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				return
 			}
 		}
-		raw.offered, raw.skipped = load.Offered(jobs, raw.machine)
+		raw.offered, raw.skipped = load.Offered(inRange(jobs), raw.machine)
 		c.mu.Lock()
 		c.parse += time.Since(t0)
 		c.mu.Unlock()
@@ -574,6 +575,11 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				// offered load is that of the log's own schedule (S8).
 				in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: %d of its %d jobs have no logged wait, run time or size (the load is that of the log's own schedule, S8)",
 					p.Trace, p.Load, raw.skipped, len(raw.jobs))
+				if raw.skipped == 0 {
+					// ("0 of its 300 jobs have no logged wait" said no why)
+					in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: it is 0 (every run time 0, or every job submitted at one instant: the log's own schedule, S8, holds no processor-second between the warm-up and the last arrival)",
+						p.Trace, p.Load)
+				}
 				return
 			}
 			scaled, err := load.Scale(jobs, raw.offered/p.Load)
@@ -586,6 +592,32 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 		in.jobs = jobs
 	})
 	return in.jobs, raw.machine, in.err
+}
+
+// inRange is jobs without those whose size is past 2^40 processors or a
+// time past 2^40 s (cli.InRange's bounds, not its partial executions),
+// which sched rejects: load.Offered counted them, and one corrupt size of
+// 2^63 − 1 made the offered load about 10^16, so that a load to scale to
+// stretched the arrivals past 2^62 s and failed the runs. jobs is not
+// changed.
+func inRange(jobs []swf.Job) []swf.Job {
+	var out []swf.Job
+	for i := range jobs {
+		j := &jobs[i]
+		if j.Size() > cli.MaxSize || j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime {
+			if out == nil {
+				out = append(make([]swf.Job, 0, len(jobs)), jobs[:i]...)
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, *j)
+		}
+	}
+	if out == nil {
+		return jobs
+	}
+	return out
 }
 
 // release drops a run's claim on its inputs.
