@@ -334,8 +334,16 @@ func Quirks() []Quirk {
 // kept as text, the size MaxNodes's) and wants each run to exit 0 and say
 // so (cli.HeaderNote's "header line", or -json's "header_warnings"): the commands ran on another size
 // than the line gave without a word.
+//
+// A -json key the output carries is named in the command's README.md,
+// where its -json keys are listed: header_warnings was added to six
+// commands and named in none.
 func HeaderSaid(t *testing.T, cmd cli.Command, variants [][]string) {
 	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatalf("the command's README: %v", err)
+	}
 	dir := t.TempDir()
 	for _, qk := range Quirks() {
 		if qk.Name != "late-header" && qk.Name != "maxprocs-unreadable" {
@@ -356,6 +364,8 @@ func HeaderSaid(t *testing.T, cmd cli.Command, variants [][]string) {
 				t.Errorf("%s %q: exit %d: %.500s", qk.Name, v, r.Code, r.Stderr)
 			case !strings.Contains(r.Stdout+r.Stderr, "header line") && !strings.Contains(r.Stdout, `"header_warnings"`):
 				t.Errorf("%s %q: the header lines not taken as written are not said:\n%.1500s\n%.500s", qk.Name, v, r.Stdout, r.Stderr)
+			case strings.Contains(r.Stdout, `"header_warnings"`) && !bytes.Contains(readme, []byte("`header_warnings`")):
+				t.Errorf("%s %q: -json has header_warnings, which README.md does not name", qk.Name, v)
 			}
 		}
 	}
