@@ -35,7 +35,6 @@ import (
 	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -428,7 +427,7 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 			tr.NoSize++
 			continue
 		}
-		if why := outOfRange(&jobs[i]); why != "" {
+		if why := cli.OutOfRange(&jobs[i]); why != "" {
 			tr.Dropped++
 			if tr.OutOfRange == nil {
 				tr.OutOfRange = map[string]int{}
@@ -448,19 +447,6 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		}
 	}
 	return tr, nil
-}
-
-// outOfRange is sanitize's reason for leaving j out when its size is
-// past 2^40 processors or a time past 2^40 s (cli.InRange's bounds; not
-// its partial executions, which the -filter decides on here), else "".
-func outOfRange(j *swf.Job) string {
-	switch {
-	case j.Size() > cli.MaxSize:
-		return sanitize.LargerThanMachine.String()
-	case j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime:
-		return sanitize.TimeOutOfRange.String()
-	}
-	return ""
 }
 
 // defaultTraces is $BATCHQ_TRACES, else ../shared/traces beside the

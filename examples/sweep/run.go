@@ -21,7 +21,6 @@ import (
 
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/load"
 	"github.com/batchq/batchq/swf"
@@ -604,7 +603,7 @@ func inRange(jobs []swf.Job) []swf.Job {
 	var out []swf.Job
 	for i := range jobs {
 		j := &jobs[i]
-		if j.Size() > cli.MaxSize || j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime {
+		if cli.OutOfRange(j) != "" {
 			if out == nil {
 				out = append(make([]swf.Job, 0, len(jobs)), jobs[:i]...)
 			}
