@@ -394,17 +394,26 @@ func TestLoadOfHostileLogs(t *testing.T) {
 		return path
 	}
 	for _, c := range []struct {
-		name string
-		edit func(i int, f []string)
-		code int
-		want string
+		name     string
+		edit     func(i int, f []string)
+		code     int
+		want     string
+		rejected string // the reason sched counts the out-of-range job by
 	}{
 		{"hugesize", func(i int, f []string) {
 			if i%10 == 3 {
 				f[4], f[7] = "9223372036854775807", "9223372036854775807"
 			}
-		}, 0, ""},
-		{"runzero", func(_ int, f []string) { f[3] = "0" }, 1, "trace runzero: cannot compute its offered load to scale to 0.9: it is 0 (every run time 0"},
+		}, 0, "", `"larger_than_machine":5`},
+		// a submit time of 2^63 − 1 scaled with the rest left ±2^62 s and
+		// failed every run with a load ("load: job 18: submit time
+		// 9223372036854775807 scaled by 1.47 …")
+		{"hugesubmit", func(i int, f []string) {
+			if i == 17 {
+				f[1] = "9223372036854775807"
+			}
+		}, 0, "", `"time_out_of_range":1`},
+		{"runzero", func(_ int, f []string) { f[3] = "0" }, 1, "trace runzero: cannot compute its offered load to scale to 0.9: it is 0 (every run time 0", ""},
 	} {
 		trace := edit(c.name, c.edit)
 		spec := filepath.Join(t.TempDir(), "s.json")
@@ -412,9 +421,24 @@ func TestLoadOfHostileLogs(t *testing.T) {
 		if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", t.TempDir())
+		out := t.TempDir()
+		code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", out)
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%s: exit %d, %q; want %d and %q", c.name, code, errs, c.code, c.want)
+		}
+		if c.code == 0 {
+			// the job left out of the load is still sched's to reject and count
+			var all strings.Builder
+			filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(path)
+					all.Write(b)
+				}
+				return nil
+			})
+			if !strings.Contains(all.String(), `"rejected_by":{`) || !strings.Contains(all.String(), c.rejected) {
+				t.Errorf("%s: the out-of-range jobs are not counted as rejected:\n%.2000s", c.name, all.String())
+			}
 		}
 	}
 }

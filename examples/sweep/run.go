@@ -581,7 +581,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				}
 				return
 			}
-			scaled, err := load.Scale(jobs, raw.offered/p.Load)
+			scaled, err := scaleInRange(jobs, raw.offered/p.Load)
 			if err != nil {
 				in.err = err
 				return
@@ -617,6 +617,30 @@ func inRange(jobs []swf.Job) []swf.Job {
 		return jobs
 	}
 	return out
+}
+
+// scaleInRange is load.Scale of the jobs within inRange's bounds, the
+// others kept as they are, in their places, for sched to reject and count
+// as it does without a load: one submit time of 2^63 − 1, scaled, left
+// ±2^62 s and failed every run with a load ("load: job 18: submit time
+// 9223372036854775807 scaled by 1.47 …").
+func scaleInRange(jobs []swf.Job, c float64) ([]swf.Job, error) {
+	kept := inRange(jobs)
+	scaled, err := load.Scale(kept, c)
+	if err != nil || len(kept) == len(jobs) {
+		return scaled, err
+	}
+	out := make([]swf.Job, 0, len(jobs))
+	k := 0
+	for i := range jobs {
+		if cli.OutOfRange(&jobs[i]) != "" {
+			out = append(out, jobs[i])
+			continue
+		}
+		out = append(out, scaled[k])
+		k++
+	}
+	return out, nil
 }
 
 // release drops a run's claim on its inputs.
