@@ -413,6 +413,8 @@ func TestLoadOfHostileLogs(t *testing.T) {
 				f[1] = "9223372036854775807"
 			}
 		}, 0, "", `"time_out_of_range":1`},
+		{"allhuge", func(_ int, f []string) { f[4], f[7] = "9223372036854775807", "9223372036854775807" }, 1,
+			"trace allhuge: cannot compute its offered load to scale to 0.9: every one of its 50 jobs has a size past 2^40", ""},
 		{"runzero", func(_ int, f []string) { f[3] = "0" }, 1, "trace runzero: cannot compute its offered load to scale to 0.9: it is 0 (every run time 0", ""},
 	} {
 		trace := edit(c.name, c.edit)

@@ -579,6 +579,12 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 					in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: it is 0 (every run time 0, or every job submitted at one instant: the log's own schedule, S8, holds no processor-second between the warm-up and the last arrival)",
 						p.Trace, p.Load)
 				}
+				if len(raw.jobs) > 0 && len(inRange(raw.jobs)) == 0 {
+					// (said "every run time 0" of a log whose every job
+					// was left out of the load)
+					in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: every one of its %d jobs has a size past 2^40 processors or a time past 2^40 s, which sched rejects",
+						p.Trace, p.Load, len(raw.jobs))
+				}
 				return
 			}
 			scaled, err := scaleInRange(jobs, raw.offered/p.Load)
