@@ -88,6 +88,13 @@ type trace struct {
 	// NoSize counts the jobs left out for having neither processor
 	// count, which no table can use; said in the report.
 	NoSize int
+	// OutOfRange counts the jobs the filter kept that were left out for
+	// a size past 2^40 processors or a time past 2^40 s, by sanitize's
+	// reason (cli.InRange's bounds, which every simulator and replay
+	// applies): corrupt fields that wrapped past 2^63 in the range sets
+	// ("execution 1 [-9223372036854763869, …) on 25 processors") and
+	// failed the table. Said in the report.
+	OutOfRange map[string]int
 	// MadeUp counts the jobs kept without a number (field 1 below 1, SWF's
 	// -1), numbered 10^18 + n by their line n (as cli.MadeUpIDs), as simulate numbers
 	// them: they were all one number, and left out as duplicates but the
@@ -280,6 +287,9 @@ func reproduce(w io.Writer, o options) error {
 		if tr.Duplicates > 0 {
 			fmt.Fprintf(w, "trace %s: %d jobs left out: duplicate ID (a later job under a number already read)\n", tr.File, tr.Duplicates)
 		}
+		if len(tr.OutOfRange) > 0 {
+			fmt.Fprintf(w, "trace %s: jobs left out: %s (a size past 2^40 processors or a time past 2^40 s)\n", tr.File, cli.Reasons(tr.OutOfRange))
+		}
 		if tr.MadeUp > 0 {
 			fmt.Fprintf(w, "trace %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", tr.File, tr.MadeUp, cli.MadeUpID)
 		}
@@ -415,6 +425,14 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 			// was counted as a "no size" too).
 			tr.Dropped++
 			tr.NoSize++
+			continue
+		}
+		if why := cli.OutOfRange(&jobs[i]); why != "" {
+			tr.Dropped++
+			if tr.OutOfRange == nil {
+				tr.OutOfRange = map[string]int{}
+			}
+			tr.OutOfRange[why]++
 			continue
 		}
 		if seen[jobs[i].ID] {

@@ -16,3 +16,10 @@ func TestQuirkLogs(t *testing.T) {
 		{"-trace", "TRACE,TRACE", "-json", "-days", "8"},
 	}, nil)
 }
+
+// TestHeaderSaid: a header line the reader does not take as written (a
+// MaxProcs after the jobs, or kept as text) is said (cli.Skipped.Header);
+// the command ran on the other size without a word.
+func TestHeaderSaid(t *testing.T) {
+	clitest.HeaderSaid(t, run, [][]string{{"-trace", "TRACE,TRACE", "-days", "8"}, {"-trace", "TRACE,TRACE", "-json", "-lenient", "-days", "8"}})
+}

@@ -405,3 +405,30 @@ func TestShortEMaxRemedyOnlyForItsError(t *testing.T) {
 		t.Errorf("another error of the model over E_max 600 s: %v; want %v as it is, without the -emax remedy", err, want)
 	}
 }
+
+// The model's error names the log and where its E_max came from (the
+// log's largest estimate, or -emax): "estmodel: E_max = 1800 s is below
+// one hour" named neither.
+func TestModelErrorNamesLog(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "short.swf")
+	log := "; MaxProcs: 8\n" +
+		"1 0 0 100 1 -1 -1 1 600 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 10 0 200 1 -1 -1 1 300 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, in + ": model modal, E_max from its largest estimate: estmodel: E_max = 600 s"},
+		{[]string{"-emax", "30m"}, in + ": model modal, E_max from -emax: estmodel: E_max = 1800 s"},
+	} {
+		var out, errs bytes.Buffer
+		err := command(t.Context(), append([]string{"-trace", in, "-out", filepath.Join(dir, "out.swf")}, c.args...), &out, &errs)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v; want it to start %q", c.args, err, c.want)
+		}
+	}
+}

@@ -286,7 +286,12 @@ func runAssign(stdout, log io.Writer, o options) error {
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
 	rep, err := applyModel(jobs, o.model, set, o.f, o.phi, rng)
 	if err != nil {
-		return err
+		// (named no log: "estmodel: E_max = 1800 s is below one hour")
+		from := "its largest estimate"
+		if o.eMax != "" {
+			from = "-emax"
+		}
+		return fmt.Errorf("%s: model %s, E_max from %s: %w", o.trace, o.model, from, err)
 	}
 	filled := ""
 	if o.model == "shuffle" && set.Missing > 0 {

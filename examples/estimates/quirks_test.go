@@ -18,3 +18,10 @@ func TestQuirkLogs(t *testing.T) {
 		{"-trace", "-", "-json", "-out", "OUT"}, {"-trace", "TRACE", "-procs", "8", "-emax", "1h"},
 	}, nil)
 }
+
+// TestHeaderSaid: a header line the reader does not take as written (a
+// MaxProcs after the jobs, or kept as text) is said (cli.Skipped.Header);
+// the command ran on the other size without a word.
+func TestHeaderSaid(t *testing.T) {
+	clitest.HeaderSaid(t, run, [][]string{{"-trace", "TRACE", "-out", "/dev/null"}, {"-trace", "TRACE", "-json", "-out", "/dev/null"}})
+}

@@ -305,3 +305,29 @@ func TestButterflyKeyLeftOutSaid(t *testing.T) {
 		}
 	}
 }
+
+// A median bin of no job or no process (a log of jobs of size 0, or one
+// whose 6-hour bins are mostly empty) makes the spread's ratio "–", said
+// under the table: it printed NaN (0/0) or +Inf.
+func TestSpreadOfEmptyMedian(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 40 { // a job every 5 days, size 0
+		fmt.Fprintf(&b, "%d %d 0 100 0 -1 -1 0 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, i*5*86400)
+	}
+	for _, name := range cleaned {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secs, err := spreadSections(dir, setup{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := secs[0].text
+	if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") || !strings.Contains(s, "| – / – |") ||
+		!strings.Contains(s, "the median bin has no job") {
+		t.Errorf("got\n%s", s)
+	}
+}

@@ -277,6 +277,15 @@ func spreadSections(dir string, st setup) ([]section, error) {
 		bin  int64
 	}{{"week", activity.Week}, {"day", 24 * 3600}, {"6 h", 6 * 3600}}
 	var rows []string
+	empty := false // a median bin without a job or process: its ratio is "–"
+	spread := func(xs []float64) string {
+		m := quantile(xs, 0.5)
+		if m <= 0 {
+			empty = true
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", quantile(xs, 0.9)/m)
+	}
 	for _, name := range cleaned {
 		jobs, err := load(dir, name, false, st.notes)
 		if err != nil {
@@ -292,7 +301,9 @@ func spreadSections(dir string, st setup) ([]section, error) {
 			for i, a := range tot {
 				nj[i], np[i] = float64(a.Jobs), float64(a.Procs)
 			}
-			row += fmt.Sprintf(" %.2f / %.2f |", quantile(nj, 0.9)/quantile(nj, 0.5), quantile(np, 0.9)/quantile(np, 0.5))
+			// (a median of 0, bins mostly empty or jobs of no size, printed
+			// NaN or +Inf)
+			row += fmt.Sprintf(" %s / %s |", spread(nj), spread(np))
 		}
 		rows = append(rows, row)
 	}
@@ -300,5 +311,8 @@ func spreadSections(dir string, st setup) ([]section, error) {
 		fmt.Fprintln(w, "| log | week: jobs / processes | day | 6 h |")
 		fmt.Fprintln(w, "|---|---|---|---|")
 		fmt.Fprintln(w, strings.Join(rows, "\n"))
+		if empty {
+			fmt.Fprintln(w, "\n–: the median bin has no job (or no process: jobs of no size), so the ratio is undefined.")
+		}
 	})}}, nil
 }

@@ -16,3 +16,10 @@ func TestQuirkLogs(t *testing.T) {
 		{"TRACE"}, {"TRACE", "-json"}, {"-trace", "-", "-json"}, {"TRACE", "-q", "0.5", "-c", "0.5"},
 	}, nil)
 }
+
+// TestHeaderSaid: a header line the reader does not take as written (a
+// MaxProcs after the jobs, or kept as text) is said (cli.Skipped.Header);
+// the command ran on the other size without a word.
+func TestHeaderSaid(t *testing.T) {
+	clitest.HeaderSaid(t, run, [][]string{{"TRACE"}, {"TRACE", "-json"}})
+}

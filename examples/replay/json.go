@@ -79,9 +79,12 @@ type varqJSON struct {
 	Asked      int64   `json:"asked_walltime_s,omitempty"`
 	Prob       float64 `json:"probability,omitempty"`
 	Checked    bool    `json:"checked"`
-	Ran        bool    `json:"ran"`
-	Success    bool    `json:"success"`
-	Started    int64   `json:"started,omitempty"`
+	// NotChecked says why a possible plan was not carried out (a job
+	// numbered 2^63 − 1 leaves no number for it); absent otherwise.
+	NotChecked string `json:"not_checked,omitempty"`
+	Ran        bool   `json:"ran"`
+	Success    bool   `json:"success"`
+	Started    int64  `json:"started,omitempty"`
 }
 
 // writeJSON prints r as reportJSON.
@@ -106,7 +109,7 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 	}
 	p := q.plan
 	out.VARQ = varqJSON{Planned: p.made, NotPlanned: p.notPlanned, PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
-		NoBound: p.noBound, Possible: p.plan.Possible, Checked: p.checked, Ran: p.ran, Success: p.success}
+		NoBound: p.noBound, Possible: p.plan.Possible, Checked: p.checked, NotChecked: p.notChecked, Ran: p.ran, Success: p.success}
 	if p.plan.Possible {
 		out.VARQ.Submit, out.VARQ.Asked, out.VARQ.Prob = p.plan.Submit, p.plan.Walltime, p.plan.Prob
 	}

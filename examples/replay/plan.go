@@ -46,6 +46,11 @@ type planResult struct {
 	// whether that was by the reservation's start.
 	checked, ran, success bool
 	started               int64
+	// notChecked says why check could not carry the plan out (checked
+	// false): a log with a job numbered 2^63 − 1 leaves no number for the
+	// planned job. The rest of the run stands (it failed the run, which
+	// printed nothing, schedulers and QBETS included).
+	notChecked string
 }
 
 // planVARQ computes the 30 s probability trajectory from now to the start
@@ -86,7 +91,8 @@ func (p *planResult) check(ctx context.Context, machine int64, jobs []swf.Job) e
 	}
 	id, err := cli.AgentFirstID(jobs)
 	if err != nil {
-		return fmt.Errorf("varq check: %w", err)
+		p.notChecked = err.Error()
+		return nil
 	}
 	m := agent.NewSchedMachine(s, id)
 	w := &startWatch{id: id, start: -1}

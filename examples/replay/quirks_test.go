@@ -16,3 +16,10 @@ func TestQuirkLogs(t *testing.T) {
 		{"-trace", "TRACE"}, {"-trace", "TRACE", "-json"}, {"-trace", "-", "-json"}, {"-trace", "TRACE", "-machine", "8", "-json"},
 	}, nil)
 }
+
+// TestHeaderSaid: a header line the reader does not take as written (a
+// MaxProcs after the jobs, or kept as text) is said (cli.Skipped.Header);
+// the command ran on the other size without a word.
+func TestHeaderSaid(t *testing.T) {
+	clitest.HeaderSaid(t, run, [][]string{{"-trace", "TRACE"}, {"-trace", "TRACE", "-json"}})
+}

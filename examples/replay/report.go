@@ -136,6 +136,8 @@ func reportVARQ(w io.Writer, p planResult) {
 			dur(float64(p.best.Submit-p.now)), p.best.Prob, extra)
 	}
 	switch {
+	case p.notChecked != "":
+		fmt.Fprintf(w, "  carried out under EASY: not checked: %s\n", p.notChecked)
 	case !p.checked:
 	case !p.ran:
 		fmt.Fprintf(w, "  carried out under EASY: still waiting at the start time: failure\n")

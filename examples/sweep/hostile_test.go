@@ -364,3 +364,83 @@ func TestDescribeHeaderMachine(t *testing.T) {
 		t.Errorf("machine 128: %q", d)
 	}
 }
+
+// A job of size 2^63 − 1 (a corrupt field; sched rejects it) is left out of
+// the offered load a load is scaled from: it made the load about 10^16 and
+// the scaled arrivals left ±2^62 s ("load: job 16: submit time 600022
+// scaled by 8.9e+16"), failing every run with a load. A log whose offered
+// load is 0 (every run time 0) says so: the error said "0 of its 50 jobs
+// have no logged wait, run time or size".
+func TestLoadOfHostileLogs(t *testing.T) {
+	b, err := os.ReadFile(synthTrace(t, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(name string, f func(i int, fields []string)) string {
+		var out strings.Builder
+		i := 0
+		for _, line := range strings.SplitAfter(string(b), "\n") {
+			if fs := strings.Fields(line); len(fs) == 18 {
+				f(i, fs)
+				i++
+				line = strings.Join(fs, " ") + "\n"
+			}
+			out.WriteString(line)
+		}
+		path := filepath.Join(t.TempDir(), name+".swf")
+		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, c := range []struct {
+		name     string
+		edit     func(i int, f []string)
+		code     int
+		want     string
+		rejected string // the reason sched counts the out-of-range job by
+	}{
+		{"hugesize", func(i int, f []string) {
+			if i%10 == 3 {
+				f[4], f[7] = "9223372036854775807", "9223372036854775807"
+			}
+		}, 0, "", `"larger_than_machine":5`},
+		// a submit time of 2^63 − 1 scaled with the rest left ±2^62 s and
+		// failed every run with a load ("load: job 18: submit time
+		// 9223372036854775807 scaled by 1.47 …")
+		{"hugesubmit", func(i int, f []string) {
+			if i == 17 {
+				f[1] = "9223372036854775807"
+			}
+		}, 0, "", `"time_out_of_range":1`},
+		{"allhuge", func(_ int, f []string) { f[4], f[7] = "9223372036854775807", "9223372036854775807" }, 1,
+			"trace allhuge: cannot compute its offered load to scale to 0.9: every one of its 50 jobs has a size past 2^40", ""},
+		{"runzero", func(_ int, f []string) { f[3] = "0" }, 1, "trace runzero: cannot compute its offered load to scale to 0.9: it is 0 (every run time 0", ""},
+	} {
+		trace := edit(c.name, c.edit)
+		spec := filepath.Join(t.TempDir(), "s.json")
+		js := fmt.Sprintf(`{"name": "h", "traces": [{"name": %q, "file": %q}], "policies": ["EASY"], "loads": [0.9]}`, c.name, trace)
+		if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", out)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d, %q; want %d and %q", c.name, code, errs, c.code, c.want)
+		}
+		if c.code == 0 {
+			// the job left out of the load is still sched's to reject and count
+			var all strings.Builder
+			filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(path)
+					all.Write(b)
+				}
+				return nil
+			})
+			if !strings.Contains(all.String(), `"rejected_by":{`) || !strings.Contains(all.String(), c.rejected) {
+				t.Errorf("%s: the out-of-range jobs are not counted as rejected:\n%.2000s", c.name, all.String())
+			}
+		}
+	}
+}

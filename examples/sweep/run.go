@@ -550,7 +550,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				return
 			}
 		}
-		raw.offered, raw.skipped = load.Offered(jobs, raw.machine)
+		raw.offered, raw.skipped = load.Offered(inRange(jobs), raw.machine)
 		c.mu.Lock()
 		c.parse += time.Since(t0)
 		c.mu.Unlock()
@@ -574,9 +574,20 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				// offered load is that of the log's own schedule (S8).
 				in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: %d of its %d jobs have no logged wait, run time or size (the load is that of the log's own schedule, S8)",
 					p.Trace, p.Load, raw.skipped, len(raw.jobs))
+				if raw.skipped == 0 {
+					// ("0 of its 300 jobs have no logged wait" said no why)
+					in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: it is 0 (every run time 0, or every job submitted at one instant: the log's own schedule, S8, holds no processor-second between the warm-up and the last arrival)",
+						p.Trace, p.Load)
+				}
+				if len(raw.jobs) > 0 && len(inRange(raw.jobs)) == 0 {
+					// (said "every run time 0" of a log whose every job
+					// was left out of the load)
+					in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: every one of its %d jobs has a size past 2^40 processors or a time past 2^40 s, which sched rejects",
+						p.Trace, p.Load, len(raw.jobs))
+				}
 				return
 			}
-			scaled, err := load.Scale(jobs, raw.offered/p.Load)
+			scaled, err := scaleInRange(jobs, raw.offered/p.Load)
 			if err != nil {
 				in.err = err
 				return
@@ -586,6 +597,56 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 		in.jobs = jobs
 	})
 	return in.jobs, raw.machine, in.err
+}
+
+// inRange is jobs without those whose size is past 2^40 processors or a
+// time past 2^40 s (cli.InRange's bounds, not its partial executions),
+// which sched rejects: load.Offered counted them, and one corrupt size of
+// 2^63 − 1 made the offered load about 10^16, so that a load to scale to
+// stretched the arrivals past 2^62 s and failed the runs. jobs is not
+// changed.
+func inRange(jobs []swf.Job) []swf.Job {
+	var out []swf.Job
+	for i := range jobs {
+		j := &jobs[i]
+		if cli.OutOfRange(j) != "" {
+			if out == nil {
+				out = append(make([]swf.Job, 0, len(jobs)), jobs[:i]...)
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, *j)
+		}
+	}
+	if out == nil {
+		return jobs
+	}
+	return out
+}
+
+// scaleInRange is load.Scale of the jobs within inRange's bounds, the
+// others kept as they are, in their places, for sched to reject and count
+// as it does without a load: one submit time of 2^63 − 1, scaled, left
+// ±2^62 s and failed every run with a load ("load: job 18: submit time
+// 9223372036854775807 scaled by 1.47 …").
+func scaleInRange(jobs []swf.Job, c float64) ([]swf.Job, error) {
+	kept := inRange(jobs)
+	scaled, err := load.Scale(kept, c)
+	if err != nil || len(kept) == len(jobs) {
+		return scaled, err
+	}
+	out := make([]swf.Job, 0, len(jobs))
+	k := 0
+	for i := range jobs {
+		if cli.OutOfRange(&jobs[i]) != "" {
+			out = append(out, jobs[i])
+			continue
+		}
+		out = append(out, scaled[k])
+		k++
+	}
+	return out, nil
 }
 
 // release drops a run's claim on its inputs.

@@ -44,8 +44,18 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 	}
 }
 
-// -machine 0 is synth.Config's default, 128 nodes: -json says 128.
+// -machine 0 is synth.Config's default, 128 nodes: -json says 128, and
+// -h and the README say so (it took 0 for 128 without a word there).
 func TestMachineZeroReported(t *testing.T) {
+	var help, herr bytes.Buffer
+	run(context.Background(), []string{"-h"}, strings.NewReader(""), &help, &herr)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(help.String()+herr.String(), "(0: 128") || !strings.Contains(string(readme), "`-machine` (nodes; 0 is 128") {
+		t.Errorf("-h or the README does not say what -machine 0 means:\n%s%s", help.String(), herr.String())
+	}
 	var stdout, stderr bytes.Buffer
 	out := filepath.Join(t.TempDir(), "s.swf")
 	if code := run(context.Background(), []string{"-machine", "0", "-jobs", "20", "-json", "-out", out}, strings.NewReader(""), &stdout, &stderr); code != 0 {

@@ -55,7 +55,7 @@ func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer
 func generate(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("synth")
 	jobs := fs.Int("jobs", 10000, "number of jobs")
-	machine := fs.Int64("machine", 128, "machine size in nodes")
+	machine := fs.Int64("machine", 128, "machine size in nodes (0: 128, synth.Config's zero value)")
 	load := fs.Float64("load", 0, "target offered load (0: the model's own, ≈0.40 typed on 128 nodes)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	typeless := fs.Bool("typeless", false, "use the single whole-log parameter set")

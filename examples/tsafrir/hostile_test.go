@@ -114,3 +114,32 @@ func TestShortLogFewerJobs(t *testing.T) {
 		t.Errorf("want %q in:\n%s", want, s)
 	}
 }
+
+// The records the sane filter leaves out are said with their reasons on
+// standard error: the job-set table counts them (records against sane
+// jobs) and nothing said why.
+func TestNotSaneReasonsSaid(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 100\n")
+	for i := range 300 {
+		run, size := 300+(i*53)%3000, 1+i%16
+		switch i % 10 {
+		case 3:
+			run = 1 << 62
+		case 7:
+			size = 200
+		}
+		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d %d -1 1 %d 1 -1 1 -1 -1 -1\n", i+1, 600*i, (i*37)%900, run, size, size, 4000, 1+i%5)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, tracetest.KTH), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run(t.Context(), []string{"-logs", "KTH", "-dir", dir}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if want := "tsafrir: KTH-SP2-1996-2.1-cln.swf.gz: 60 of 300 records not sane: 30 larger than machine, 30 time out of range"; !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errs.String())
+	}
+}

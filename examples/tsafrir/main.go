@@ -53,6 +53,10 @@ type options struct {
 	plotDir  string        // when set, receives Table 4.3 as bars
 	progress io.Writer     // -progress: where the bar goes; nil: none
 	bar      *progress.Bar // compute's bar on progress
+	// warn gets each log's records the sane filter left out, by reason
+	// (the job-set table counts them, its README region too, and nothing
+	// said why); nil: not said.
+	warn io.Writer
 }
 
 // stage starts the next part of the run on the progress bar, if any.
@@ -74,7 +78,7 @@ the same tables as JSON).
 
 // run is the command: it returns the exit status.
 func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	o := options{}
+	o := options{warn: stderr}
 	fs := cli.NewFlagSet("tsafrir")
 	fs.StringVar(&o.dir, "dir", "", "directory holding the traces (default: ../shared/traces)")
 	fs.StringVar(&o.only, "logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
@@ -156,6 +160,9 @@ func compute(ctx context.Context, o options) (*report, error) {
 		d, err := readLog(path, l)
 		if err != nil {
 			return nil, err
+		}
+		if n := len(d.jobs) - d.sane; n > 0 && o.warn != nil {
+			fmt.Fprintf(o.warn, "tsafrir: %s: %d of %d records not sane: %s\n", l.File, n, len(d.jobs), cli.Reasons(d.notSane))
 		}
 		r.logs = append(r.logs, d)
 		o.stage(l.Name+" variants", 1.5)

@@ -147,3 +147,34 @@ func TestNoNumbersSameCells(t *testing.T) {
 		}
 	}
 }
+
+// The jobs the sane filter leaves out are said with their reasons on
+// standard error, as coalloc says its left-out jobs: the heading counts
+// them ("60 not sane"), and nothing said why (a time past 2^40 s, no size,
+// larger than the machine, …).
+func TestNotSaneReasonsSaid(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 16\n")
+	for i := range 200 {
+		run, size := 300+(i*53)%3000, 1+i%16
+		switch i % 10 {
+		case 3:
+			run = 1 << 62
+		case 7:
+			size = 32
+		}
+		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d %d -1 1 %d 1 -1 1 -1 -1 -1\n", i+1, 600*i, (i*37)%900, run, size, size, 4000, 1+i%5)
+	}
+	path := filepath.Join(t.TempDir(), "notsane.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := commandIn([]string{"-trace", path, "-fractions", "0.5", "-targets", "0.5"}, strings.NewReader(""), &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "160 sane jobs (40 not sane") ||
+		!strings.Contains(errs.String(), "varq: notsane.swf: 40 of 200 jobs not sane: 20 larger than machine, 20 time out of range") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
+	}
+}

@@ -71,7 +71,7 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	if err != nil {
 		return err
 	}
-	opt := options{jobs: *jobs, machine: *machine, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr, lenient: *lenient}
+	opt := options{jobs: *jobs, machine: *machine, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr, warn: stderr, lenient: *lenient}
 	if *diag {
 		opt.diag = stderr
 	}
@@ -176,6 +176,7 @@ type options struct {
 	seed     uint64
 	every    int64
 	progress io.Writer     // a line per cell; nil: quiet
+	warn     io.Writer     // each log's jobs not sane, by reason; nil: not said
 	bar      *progress.Bar // a bar of the cells instead (-progress); nil: none
 	diag     io.Writer     // nil: no diagnosis
 	unsync   bool          // agent.Config.Unsynchronized (a diagnostic)

@@ -23,7 +23,11 @@ type workload struct {
 	size     int64
 	sizeFrom string // "-machine", "header MaxProcs" or "header MaxNodes"
 	jobs     []swf.Job
-	excluded int       // not sane
+	excluded int // not sane
+	// notSane is the not-sane jobs by reason (sanitize.Sane's): the
+	// heading counts them, opt.warn says why (coalloc's words).
+	notSane  map[string]int
+	jobsRead int       // the job lines read
 	dups     int       // sane jobs under a number an earlier one has (duplicate ID)
 	cut      int       // sane jobs beyond -jobs
 	zeros    int64     // zero bytes after the log's last gzip member, ignored
@@ -58,7 +62,8 @@ func loadWorkload(path string, limit int, machine int64, lenient bool) (workload
 		}
 	}
 	sane, rep := sanitize.Sane(jobs, size)
-	w := workload{name: filepath.Base(path), size: size, sizeFrom: from, excluded: len(rep.Excluded), zeros: zeros, read: read}
+	w := workload{name: filepath.Base(path), size: size, sizeFrom: from, excluded: len(rep.Excluded), zeros: zeros, read: read,
+		notSane: cli.ByReason(rep), jobsRead: len(jobs)}
 	// A number already read names another job: the simulator would reject
 	// it (sched counts it as a duplicate ID) in the run without VARQ but
 	// not when the agent submits it under a new number, and the two runs
@@ -227,6 +232,11 @@ func reproduce(out io.Writer, opt options) error {
 		}
 		if opt.skipped != nil {
 			opt.skipped.Add(w.name, w.read, len(opt.paths) > 1)
+		}
+		if w.excluded > 0 && opt.warn != nil {
+			// (the heading counts them and, as the README's runs print
+			// it, not why)
+			fmt.Fprintf(opt.warn, "varq: %s: %d of %d jobs not sane: %s\n", w.name, w.excluded, w.jobsRead, cli.Reasons(w.notSane))
 		}
 		base, err := simulate(w, 0, 0.5, opt)
 		if err != nil {

@@ -54,7 +54,9 @@ func (c *simClock) now() int64 {
 // (before 2026-12-02 "u-1", "g-1", "x-1": see ReplayEvents). skipped counts unusable jobs: no submit
 // time, wait, run time or size; a size, estimate or GPUs in all beyond an
 // event's bound (2^40) or an end (UnixStartTime + submit + wait + run
-// time) past 2^40 s, whose times would otherwise wrap past 2^63; a job
+// time) past 2^40 s, whose times would otherwise wrap past 2^63; a line
+// of a partial execution (status 2, 3 or 4: a run of a checkpointed job
+// whose summary line carries the whole, as sanitize leaves it out); a job
 // number used again while its first job is still live (submitted, not
 // ended), which the service refuses; a number used again after its job
 // ended names a new job. A header UnixStartTime below 0 (SWF's -1:
@@ -192,6 +194,12 @@ func unusable(base int64, j *swf.Job, gpusOK bool) string {
 		return "size out of range"
 	case !inSpan(base, j):
 		return "time out of range"
+	case j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail:
+		// One run of a checkpointed job (status 2, 3 or 4) whose summary
+		// line, under the same number, carries the whole: replayed, it
+		// was a job of its own, and the summary a "duplicate ID" (or the
+		// reverse), where every simulator and command leaves it out.
+		return "partial execution"
 	}
 	return ""
 }

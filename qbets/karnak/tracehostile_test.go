@@ -170,3 +170,29 @@ func TestTraceEventsReasons(t *testing.T) {
 		t.Errorf("Replay of an empty trace: %v, want %s: no job lines", err, empty)
 	}
 }
+
+// A checkpointed job's partial lines (status 2, 3 or 4) share its summary
+// line's number: they are left out as "partial execution", as every
+// simulator leaves them out, and the summary line is the job. One was
+// replayed as a job of its own and the summary refused as a "duplicate
+// ID" (or the summary replayed and the partial line refused so).
+func TestTraceEventsPartialLines(t *testing.T) {
+	var jobs []swf.Job
+	add := func(id, submit int64, status swf.Status) {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, j.ReqTime, j.Status = id, submit, 5, 100, 2, 200, status
+		jobs = append(jobs, j)
+	}
+	add(1, 10, swf.StatusPartial) // the first run, before the summary line
+	add(1, 10, swf.StatusCompleted)
+	add(1, 10, swf.StatusLastPart)
+	add(2, 20, swf.StatusCompleted)
+	add(2, 20, swf.StatusLastFail)
+	evs, why := traceEvents(&swf.Header{}, jobs, "s")
+	if got, want := reasons(why), "3 unusable: 3 partial execution"; got != want {
+		t.Errorf("reasons %q, want %q", got, want)
+	}
+	if len(evs) != 7 { // the queue, and jobs 1 and 2's submit, start, end
+		t.Errorf("%d events, want 7", len(evs))
+	}
+}

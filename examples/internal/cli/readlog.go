@@ -135,10 +135,18 @@ func NothingLeftAs(err error, skipped int, by string) error {
 // which SWF allows: swf.Stats.Rounded), a rule that changed jobs, so that
 // every command reading a log through it says them (swfstat's key,
 // absent when none).
+//
+// Header is the header lines the reader did not take as written
+// (swf.Stats.Warnings: a "; MaxProcs: 12.5" kept as text, so that the size
+// came from MaxNodes; a "; MaxProcs: 50" after the first job line,
+// ignored), the first 100, in swfstat's and simulate's words: only those
+// two said them, and every other command ran on another machine size than
+// the file's line gave without a word.
 type Skipped struct {
 	Lines   int      `json:"malformed_lines_skipped"`
 	Errors  []string `json:"skipped,omitempty"`
 	Rounded int      `json:"time_fields_rounded,omitempty"`
+	Header  []string `json:"header_warnings,omitempty"`
 }
 
 // Note is the text report's line of the skipped lines, "" when none was
@@ -157,7 +165,23 @@ func (s Skipped) Note() string {
 		}
 		w += RoundedNote(s.Rounded)
 	}
+	if len(s.Header) > 0 {
+		if w != "" {
+			w += "; "
+		}
+		w += HeaderNote(s.Header)
+	}
 	return w
+}
+
+// HeaderNote is the report's note of the header lines not taken as
+// written (Skipped.Header), naming the first.
+func HeaderNote(header []string) string {
+	noun := "lines"
+	if len(header) == 1 {
+		noun = "line"
+	}
+	return fmt.Sprintf("%d header %s not taken as written; first: %s", len(header), noun, header[0])
 }
 
 // RoundedNote is the report's note of n time fields written with a
@@ -171,6 +195,9 @@ func SkippedOf(st swf.Stats) Skipped {
 	s := Skipped{Lines: st.Skipped, Rounded: st.Rounded}
 	for _, e := range st.Errors {
 		s.Errors = append(s.Errors, e.Error())
+	}
+	for _, e := range st.Warnings[:min(len(st.Warnings), 100)] {
+		s.Header = append(s.Header, e.Error())
 	}
 	return s
 }
@@ -191,6 +218,16 @@ func (s *Skipped) Add(name string, st swf.Stats, named bool) {
 			w = name + ": " + w
 		}
 		s.Errors = append(s.Errors, w)
+	}
+	for _, e := range st.Warnings {
+		if len(s.Header) == 100 {
+			break
+		}
+		w := e.Error()
+		if named {
+			w = name + ": " + w
+		}
+		s.Header = append(s.Header, w)
 	}
 }
 

@@ -147,11 +147,9 @@ func InRange(jobs []swf.Job) ([]swf.Job, map[string]int) {
 	why := map[string]int{}
 	kept := jobs[:0]
 	for _, j := range jobs {
-		switch {
-		case j.Size() > MaxSize:
-			why[sanitize.LargerThanMachine.String()]++
-		case j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime:
-			why[sanitize.TimeOutOfRange.String()]++
+		switch r := OutOfRange(&j); {
+		case r != "":
+			why[r]++
 		case PartialLine(&j):
 			why[sanitize.PartialExecution.String()]++
 		default:
@@ -159,6 +157,21 @@ func InRange(jobs []swf.Job) ([]swf.Job, map[string]int) {
 		}
 	}
 	return kept, why
+}
+
+// OutOfRange is InRange's reason for leaving j out for its size or a time
+// ("larger than machine" past MaxSize, tested first, else "time out of
+// range" past sanitize.MaxTime), "" when both are within the bounds; not
+// its partial executions. apq and sweep, which decide on those otherwise,
+// use the bounds through it: there is one copy of them.
+func OutOfRange(j *swf.Job) string {
+	switch {
+	case j.Size() > MaxSize:
+		return sanitize.LargerThanMachine.String()
+	case j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime:
+		return sanitize.TimeOutOfRange.String()
+	}
+	return ""
 }
 
 // ReasonKeys is by keyed as -json writes reasons (simulate's "rejected"):

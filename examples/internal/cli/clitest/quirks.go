@@ -110,6 +110,8 @@ func Quirks() []Quirk {
 		// header's size is one machine's, jobs ask for more
 		q("maxprocs-small", "; MaxProcs: 4\n; MaxNodes: 4\n", same),
 		q("maxprocs-below-maxnodes", "; MaxProcs: 2\n; MaxNodes: 16\n", same),
+		// a size the reader keeps as text: the size is MaxNodes's
+		q("maxprocs-unreadable", "; MaxProcs: 16.5\n; MaxNodes: 16\n", same),
 		q("notes", "; Version: 2.2\n; Note: the scheduler was reconfigured on day 3\n; MaxProcs: 16\n; Note: jobs of queue 2 are interactive\n;\n; Note:\n", same),
 		q("time-zone-string", "; MaxProcs: 16\n; UnixStartTime: 1136070000\n; TimeZoneString: Europe/Stockholm\n; StartTime: Sun Jan 01 00:00:00 CET 2006\n; EndTime: Mon Jan 01 00:00:00 CET 2007\n", same),
 		q("time-zone-offset", "; MaxProcs: 16\n; UnixStartTime: 0\n; TimeZone: -18000\n", same),
@@ -324,6 +326,49 @@ func Quirks() []Quirk {
 		}
 	}
 	return out
+}
+
+// HeaderSaid runs cmd with each of variants (as RunQuirks) on the quirks
+// whose header has lines the reader does not take as written (late-header:
+// a MaxProcs after the first job line; maxprocs-unreadable: a MaxProcs
+// kept as text, the size MaxNodes's) and wants each run to exit 0 and say
+// so (cli.HeaderNote's "header line", or -json's "header_warnings"): the commands ran on another size
+// than the line gave without a word.
+//
+// A -json key the output carries is named in the command's README.md,
+// where its -json keys are listed: header_warnings was added to six
+// commands and named in none.
+func HeaderSaid(t *testing.T, cmd cli.Command, variants [][]string) {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatalf("the command's README: %v", err)
+	}
+	dir := t.TempDir()
+	for _, qk := range Quirks() {
+		if qk.Name != "late-header" && qk.Name != "maxprocs-unreadable" {
+			continue
+		}
+		path := filepath.Join(dir, qk.Name+".swf")
+		writeLog(t, path, []byte(qk.Text))
+		for _, v := range variants {
+			args := slices.Clone(v)
+			for i, a := range args {
+				args[i] = strings.ReplaceAll(a, "TRACE", path)
+			}
+			r, ok := ExecBounded(cmd, "", args)
+			switch {
+			case !ok:
+				t.Errorf("%s %q: no end after %v", qk.Name, v, quirkTimeout)
+			case r.Code != cli.ExitOK:
+				t.Errorf("%s %q: exit %d: %.500s", qk.Name, v, r.Code, r.Stderr)
+			case !strings.Contains(r.Stdout+r.Stderr, "header line") && !strings.Contains(r.Stdout, `"header_warnings"`):
+				t.Errorf("%s %q: the header lines not taken as written are not said:\n%.1500s\n%.500s", qk.Name, v, r.Stdout, r.Stderr)
+			case strings.Contains(r.Stdout, `"header_warnings"`) && !bytes.Contains(readme, []byte("`header_warnings`")):
+				t.Errorf("%s %q: -json has header_warnings, which README.md does not name", qk.Name, v)
+			}
+		}
+	}
 }
 
 // QuirkRun is one run of RunQuirks.
