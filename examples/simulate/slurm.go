@@ -117,6 +117,11 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 		}
 	}
 	info.slurmCancelled = p.Unrunnable()
+	// The policy's own rules (a queue 0 run in the default partition)
+	// count beside the simulator's, in the report and its JSON.
+	for rule, n := range p.Defaulted() {
+		info.changed()[rule] += n
+	}
 	info.slurmDrift, info.slurmRefused, _ = p.PlanMisses()
 	if info.slurmCancelled["unknown partition"] > 0 {
 		info.slurmHint = partitionHint(o.slurmConf, site, info.trace)
