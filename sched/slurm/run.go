@@ -251,12 +251,12 @@ func (p *Policy) partOf(j *swf.Job) int {
 // noQueue tells whether SWF queue q names no partition: −1 ("unknown"),
 // and 0 unless PartitionNames or a partition names it "0" (the rule
 // queue_0_no_partition). SWF numbers a system's queues from 1 and
-// suggests 0 for interactive jobs, and archive logs write it (SDSC-BLUE
-// for 74,872 jobs, SDSC-Par for 13,694; the Lublin model for all): read
-// as a partition named "0", every such job of a site with named
-// partitions was cancelled as "unknown partition", while a −1 ran in the
-// default one. A header that names queue 0 (ReadNames) still makes it a
-// partition.
+// suggests 0 for interactive jobs, and logs write it (lublin_256.swf for
+// all its jobs, unnamed): read as a partition named "0", every such job
+// of a site with named partitions was cancelled as "unknown partition",
+// while a −1 ran in the default one. A header that names queue 0 still
+// makes it a partition (SDSC-BLUE's and SDSC-Par's "interactive", 74,872
+// and 13,694 jobs, through ReadNames).
 func (p *Policy) noQueue(q int64) bool {
 	if q != 0 {
 		return q < 0
