@@ -338,11 +338,11 @@ func (p *Policy) Priority(id int64) (int64, bool) {
 	return r.prio, true
 }
 
-// name turns an SWF number into Slurm's name through m.
 // queueZeroRule is Defaulted's name for a job of queue 0 that no name
 // makes a partition (noQueue).
 const queueZeroRule = "queue_0_no_partition"
 
+// name turns an SWF number into Slurm's name through m.
 func name(m map[int64]string, v int64) string {
 	if s, ok := m[v]; ok {
 		return s
