@@ -139,12 +139,18 @@ func sharesList(s string) []string {
 
 // partitionHint says, when jobs named a partition slurm.conf lacks,
 // where a job's partition comes from: a log's queues (LoadLeveler
-// classes, PBS queues) rarely name a site's partitions.
+// classes, PBS queues) rarely name a site's partitions. A queue 0 that
+// nothing names is left out, as −1 is: it ran in the default partition
+// (queue_0_no_partition).
 func partitionHint(conf string, site slurm.Config, tr *trace) string {
+	_, named0 := site.PartitionNames[0]
+	for _, pt := range site.Partitions {
+		named0 = named0 || pt.Name == "0"
+	}
 	seen := map[int64]bool{}
 	var queues []string
 	for _, j := range tr.jobs {
-		if j.Queue < 0 || seen[j.Queue] {
+		if j.Queue < 0 || j.Queue == 0 && !named0 || seen[j.Queue] {
 			continue
 		}
 		seen[j.Queue] = true
