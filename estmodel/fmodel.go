@@ -2,6 +2,7 @@ package estmodel
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -80,4 +81,27 @@ func truncate(e, eMax int64) int64 {
 		return eMax
 	}
 	return e
+}
+
+// String names the model and its parameters, as Modal's String does, for
+// notes in SWF headers and a user's output (a bare struct said nothing):
+// "truncated f-model user estimates, f = 1, random, E_max = 64800 s
+// (package estmodel)".
+func (m FModel) String() string {
+	kind, draw := "f-model", "random"
+	if m.EMax > 0 {
+		kind = "truncated f-model"
+	}
+	if m.Deterministic {
+		draw = "deterministic"
+	}
+	return fmt.Sprintf("%s user estimates, f = %g, %s%s (package estmodel)", kind, m.F, draw, eMaxNote(m.EMax))
+}
+
+// eMaxNote is ", E_max = N s" for a bound, "" for none.
+func eMaxNote(eMax int64) string {
+	if eMax <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", E_max = %d s", eMax)
 }

@@ -2,6 +2,7 @@ package estmodel
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/batchq/batchq/swf"
@@ -74,4 +75,11 @@ func (m PhiModel) Apply(jobs []swf.Job, rng *rand.Rand) error {
 		jobs[i].ReqTime = m.Estimate(max(0, jobs[i].RunTime), rng)
 	}
 	return nil
+}
+
+// String names the model and its parameters (Φ as the model uses it: 0.1
+// for 0), as Modal's String does: "Φ-model user estimates, Φ = 0.1,
+// E_max = 64800 s (package estmodel)".
+func (m PhiModel) String() string {
+	return fmt.Sprintf("Φ-model user estimates, Φ = %g%s (package estmodel)", m.phi(), eMaxNote(m.EMax))
 }

@@ -65,7 +65,10 @@ func (r Reason) String() string {
 // Check applies the exact sane predicate (thesis §1.4 item 2, spec S4 and
 // S5): a job is dropped if its submit time or run time is unknown, if its
 // size (allocated processors, else requested) is not positive, or if it is
-// larger than the machine of machineSize processors. A run time of 0 is
+// larger than the machine of machineSize processors. A machineSize ≤ 0
+// is an unknown machine (swf's Header.MachineSize gives 0 for a log
+// whose header names none): the size test is skipped and the others
+// apply; it marked every job larger than the machine. A run time of 0 is
 // kept. Beyond the thesis, a job whose submit time, run time or estimate
 // exceeds MaxTime is not sane either, nor a line of a partial execution
 // (status 2, 3 or 4: its job's summary line carries the whole run).
@@ -77,7 +80,7 @@ func Check(j *swf.Job, machineSize int64) Reason {
 		return NoRunTime
 	case j.Size() <= 0:
 		return NoSize
-	case j.Size() > machineSize:
+	case machineSize > 0 && j.Size() > machineSize:
 		return LargerThanMachine
 	case j.Submit > MaxTime || j.RunTime > MaxTime || j.ReqTime > MaxTime:
 		return TimeOutOfRange
@@ -112,7 +115,8 @@ func (r *Report) Count(reason Reason) int {
 }
 
 // Sane returns the sane jobs of jobs (in their original order, in a new
-// slice) and a report of every job it excluded.
+// slice) and a report of every job it excluded. A machineSize ≤ 0 is an
+// unknown machine, whose size test is skipped (Check).
 func Sane(jobs []swf.Job, machineSize int64) ([]swf.Job, Report) {
 	kept := make([]swf.Job, 0, len(jobs))
 	var rep Report

@@ -74,7 +74,11 @@ type Result struct {
 	Records  []Record // in Load/Submit order
 	Rejected sanitize.Report
 	Summary  Summary
-	// Policy names the Scheduler (its Name method, else its Go type).
+	// Policy names the Scheduler (its Name method, else its Go type),
+	// not a preset: a preset's Config also holds a predictor and a
+	// correction, which the Scheduler does not know. EASY++, EASY_SJBF
+	// and PERFECT++ share one, "EASY(queue=arrival,backfill=prediction)";
+	// Preset.Name names the preset.
 	Policy string
 	// Refused counts the Pass actions the simulator refused as a policy's
 	// error (ErrNotWaiting, ErrOutOfRange, ErrStalePass; not ErrNoFit,

@@ -34,7 +34,10 @@ type Reader struct {
 	// Lenient makes Read skip malformed lines instead of failing. Skipped
 	// lines are counted and the first MaxErrors errors are kept (Stats).
 	Lenient bool
-	// MaxErrors bounds the errors kept in lenient mode; 0 means 100.
+	// MaxErrors bounds the errors kept in lenient mode; 0 means 100, and
+	// a negative value keeps none (the lines are still counted in
+	// Stats.Skipped): the way to skip a damaged log's lines without
+	// holding their errors.
 	MaxErrors int
 
 	src     io.Reader

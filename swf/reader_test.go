@@ -82,6 +82,15 @@ func TestReaderLenient(t *testing.T) {
 	if len(jobs) != 3 || st.Jobs != 3 || st.Skipped != 2 || len(st.Errors) != 1 || st.Errors[0].Line != 2 {
 		t.Fatalf("jobs=%d stats=%+v", len(jobs), st)
 	}
+	// A negative MaxErrors keeps none, and still counts the lines.
+	r = NewReader(strings.NewReader(in))
+	r.Lenient, r.MaxErrors = true, -1
+	if jobs, err = r.ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.Stats(); len(jobs) != 3 || st.Skipped != 2 || len(st.Errors) != 0 {
+		t.Fatalf("MaxErrors -1: jobs=%d stats=%+v", len(jobs), st)
+	}
 }
 
 func TestReaderOutOfOrder(t *testing.T) {

@@ -331,3 +331,26 @@ func writeSomeWaitsUnknown(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 }
+
+// A queue too short for QBETS to answer (12 jobs, under the history a
+// 0.95 bound needs) has no correctness: "–" in the tables and in the list
+// of queues below 0.95, not 0.000, bounds that never held.
+func TestTablesNoBoundNoCorrectness(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, 30*(i%5))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "few.swf"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, log strings.Builder
+	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if strings.Contains(out.String(), "0.000") || !strings.Contains(out.String(), "| few/1 | 12 | – | – | – | – |") ||
+		!strings.Contains(out.String(), "- few/1: – (") {
+		t.Errorf("a queue without a bound scored:\n%s", out.String())
+	}
+}

@@ -171,6 +171,9 @@ func plotQueue(traces, outDir, item string, days int) ([]string, figureScore, er
 				held, n := heldIn(wait, r.bounds, max(lo, train), hi)
 				label = fmt.Sprintf("%s: %.1f%% of %d held here, %.1f%% overall", r.name, 100*float64(held)/float64(max(n, 1)), n, 100*r.r.Correctness())
 			}
+			if r.r.Answered() == 0 { // no share of nothing (it printed NaN%)
+				label = r.name + ": no bound scored"
+			}
 			s.Bounds = append(s.Bounds, figures.Bounds{Name: label, Bound: r.bounds[lo:hi]})
 		}
 		return s

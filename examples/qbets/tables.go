@@ -248,7 +248,7 @@ func table(w io.Writer, rows []row, qbets bool) {
 		x := &rows[i]
 		fmt.Fprintf(w, "| %s | %d |", x.name, x.jobs)
 		for _, m := range methods {
-			fmt.Fprintf(w, " %s |", mark(x.r.Of(m).Correctness(), fmt.Sprintf("%.3f", x.r.Of(m).Correctness())))
+			fmt.Fprintf(w, " %s |", mark(x.r.Of(m).Correctness(), heldCell(x.r.Of(m).Correctness())))
 		}
 		for _, m := range methods {
 			fmt.Fprintf(w, " %s |", mark(x.r.Of(m).Correctness(), ratio(x.r.Ratio(m))))
@@ -266,6 +266,16 @@ func mark(correct float64, s string) string {
 		return "**" + s + "**"
 	}
 	return s
+}
+
+// heldCell is a share of bounds held, "–" when no bound was scored
+// (NaN: a queue whose jobs all went before QBETS had the history to
+// answer; it printed 0.000, bounds that never held).
+func heldCell(c float64) string {
+	if math.IsNaN(c) {
+		return "–"
+	}
+	return fmt.Sprintf("%.3f", c)
 }
 
 func ratio(v float64) string {
@@ -337,10 +347,10 @@ func failures(w io.Writer, rows []row) {
 	n := 0
 	for i := range rows {
 		x := &rows[i]
-		if c := x.r.Correctness(); c < 0.95 {
+		if c := x.r.Correctness(); !(c >= 0.95) { // none scored (NaN) is no success either
 			n++
-			fmt.Fprintf(w, "- %s: %.3f (%d scored, %d refused as down, %d clusters, %d change points; winner %s)\n",
-				x.name, c, x.r.Scored, x.r.Down, len(x.r.Clusters), x.r.ChangePoints, winner(x))
+			fmt.Fprintf(w, "- %s: %s (%d scored, %d refused as down, %d clusters, %d change points; winner %s)\n",
+				x.name, heldCell(c), x.r.Scored, x.r.Down, len(x.r.Clusters), x.r.ChangePoints, winner(x))
 		}
 	}
 	if n == 0 {

@@ -414,3 +414,28 @@ func TestAllWaitsZeroStreamed(t *testing.T) {
 		t.Errorf("no job waits: all_waits_zero %v", d["all_waits_zero"])
 	}
 }
+
+// Under -slurm-conf with named partitions, a log's queue 0 (SWF's
+// interactive jobs, "no queue" in many archive logs) runs in the default
+// partition, as -1 does, counted under queue_0_no_partition in the text
+// and in -json, and the schedule is not called degenerate for it: every
+// job was cancelled as "unknown partition".
+func TestSlurmQueueZero(t *testing.T) {
+	dir := t.TempDir()
+	conf := writeTrace(t, dir, "slurm.conf", "PartitionName=batch Nodes=ALL Default=YES\nPartitionName=debug Nodes=ALL\n")
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 4\n")
+	for i := range 5 {
+		fmt.Fprintf(&b, "%d %d -1 10 1 -1 -1 1 10 -1 1 1 1 -1 0 -1 -1 -1\n", i+1, 10*i)
+	}
+	p := writeTrace(t, dir, "q0.swf", b.String())
+	code, out, errs := runCmd(t, "-slurm-conf", conf, p)
+	for _, re := range []string{`(?m)^cancelled +0$`, `(?m)^changed by rules +queue_0_no_partition 5$`} {
+		if code != 0 || !regexp.MustCompile(re).MatchString(out) || strings.Contains(out, "degenerate") {
+			t.Errorf("exit %d, stderr %q; text lacks %s (or is degenerate), got:\n%s", code, errs, re, out)
+		}
+	}
+	if m := runJSON(t, "-slurm-conf", conf, p); !reflect.DeepEqual(m["changed"], map[string]any{"queue_0_no_partition": 5.0}) {
+		t.Errorf("changed %v", m["changed"])
+	}
+}

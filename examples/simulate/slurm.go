@@ -117,6 +117,11 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 		}
 	}
 	info.slurmCancelled = p.Unrunnable()
+	// The policy's own rules (a queue 0 run in the default partition)
+	// count beside the simulator's, in the report and its JSON.
+	for rule, n := range p.Defaulted() {
+		info.changed()[rule] += n
+	}
 	info.slurmDrift, info.slurmRefused, _ = p.PlanMisses()
 	if info.slurmCancelled["unknown partition"] > 0 {
 		info.slurmHint = partitionHint(o.slurmConf, site, info.trace)
@@ -134,12 +139,18 @@ func sharesList(s string) []string {
 
 // partitionHint says, when jobs named a partition slurm.conf lacks,
 // where a job's partition comes from: a log's queues (LoadLeveler
-// classes, PBS queues) rarely name a site's partitions.
+// classes, PBS queues) rarely name a site's partitions. A queue 0 that
+// nothing names is left out, as −1 is: it ran in the default partition
+// (queue_0_no_partition).
 func partitionHint(conf string, site slurm.Config, tr *trace) string {
+	_, named0 := site.PartitionNames[0]
+	for _, pt := range site.Partitions {
+		named0 = named0 || pt.Name == "0"
+	}
 	seen := map[int64]bool{}
 	var queues []string
 	for _, j := range tr.jobs {
-		if j.Queue < 0 || seen[j.Queue] {
+		if j.Queue < 0 || j.Queue == 0 && !named0 || seen[j.Queue] {
 			continue
 		}
 		seen[j.Queue] = true

@@ -55,7 +55,10 @@ func TestSweepMissingSlurmFiles(t *testing.T) {
 // the file has.
 func TestSweepUnknownPartitionHint(t *testing.T) {
 	dir := t.TempDir()
-	trace := writeTrace(t, dir, "t.swf", "; MaxProcs: 4\n; Queue: 3 astro\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 3 -1 -1 -1\n")
+	// Job 2's queue 0, which nothing names, ran in the default partition:
+	// not among the queues the hint names (it said "astro, 0").
+	trace := writeTrace(t, dir, "t.swf", "; MaxProcs: 4\n; Queue: 3 astro\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 3 -1 -1 -1\n"+
+		"2 5 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 0 -1 -1 -1\n")
 	conf := writeTrace(t, dir, "slurm.conf", "PartitionName=batch Nodes=ALL Default=YES\nPartitionName=debug Nodes=ALL\n")
 	code, _, errs := runCmd(t, "-slurm-conf", conf, trace)
 	want := "simulate: slurm: a job's partition is its SWF queue (field 15, named by the header's Queue lines: astro); slurm.conf " + conf + " has the partitions batch, debug\n"

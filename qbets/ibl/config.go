@@ -1,7 +1,6 @@
 package ibl
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
@@ -17,11 +16,14 @@ const (
 )
 
 // Config is an experience base's prediction configuration. The zero value
-// means the defaults above, unit weights, the N nearest neighbours and
-// Karnak's interval.
+// means the paper's base of a job not yet submitted (Table III), the
+// defaults above, unit weights, the N nearest neighbours and Karnak's
+// interval.
 type Config struct {
-	// Features is the schema of the inputs (required): Table III or IV
-	// come from NotQueuedFeatures and QueuedFeatures.
+	// Features is the schema of the inputs: Table III or IV come from
+	// NotQueuedFeatures and QueuedFeatures. Empty means Table III, the
+	// base a user asks before submitting (NotQueued's values); a base of
+	// queued jobs names QueuedFeatures (replay.NewIBL does).
 	Features []Feature
 	// Weights w_f, one per feature, each ≥ 0; nil means all 1.
 	Weights []float64
@@ -69,9 +71,7 @@ const geoFloor = 60
 
 // Validate reports the first invalid field.
 func (c Config) Validate() error {
-	if len(c.Features) == 0 {
-		return errors.New("ibl: Config.Features is empty")
-	}
+	c = c.withFeatures()
 	for i, f := range c.Features {
 		if _, ok := kindNames[f.Kind]; !ok {
 			return fmt.Errorf("ibl: Config.Features[%d] (%s): Kind %q, want linear, nominal or bool", i, f.Name, f.Kind)
@@ -107,7 +107,17 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// withFeatures fills in Table III for empty Features, before Validate
+// checks Weights against them.
+func (c Config) withFeatures() Config {
+	if len(c.Features) == 0 {
+		c.Features = NotQueuedFeatures()
+	}
+	return c
+}
+
 func (c Config) withDefaults() Config {
+	c = c.withFeatures()
 	if c.Weights == nil {
 		c.Weights = make([]float64, len(c.Features))
 		for i := range c.Weights {

@@ -97,7 +97,7 @@ func TestRadiusFallsBackToNearest(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	bad := []Config{
-		{},
+		{Weights: []float64{1}}, // Table III has 7 features
 		{Features: oneLinear, Weights: []float64{1, 2}},
 		{Features: oneLinear, Weights: []float64{-1}},
 		{Features: oneLinear, KernelWidth: math.NaN()},
@@ -374,5 +374,25 @@ func TestEstimateSubnormalWeights(t *testing.T) {
 	want := (10*math.Exp(-1) + 30) / (math.Exp(-1) + 1)
 	if p := estimate([]neighbor{{math.Sqrt(741), 10}, {d, 30}}, 1, 90, false, "mean"); math.Abs(p.Wait-want) > 1e-12*want {
 		t.Errorf("two subnormal weights: %v, want %v", p.Wait, want)
+	}
+}
+
+// The zero Config is the paper's pre-submission base (Table III) with
+// the defaults, as a config's zero value is throughout the library; it
+// was refused ("Features is empty") while replay.NewIBL took it.
+func TestZeroConfigIsTableIII(t *testing.T) {
+	b, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := b.Config()
+	if fmt.Sprint(c.Features) != fmt.Sprint(NotQueuedFeatures()) || len(c.Weights) != len(c.Features) ||
+		c.N != DefaultN || c.MaxSize != DefaultMaxSize || c.KernelWidth != 1 || c.Estimate != "mean" {
+		t.Fatalf("zero Config gave %+v, want Table III and the defaults", c)
+	}
+	var s System
+	j := Job{ID: 1, Queue: "normal", Cores: 4, ReqTime: 3600}
+	if err := b.Insert(Experience{In: s.NotQueued(j, 0), Wait: 60}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -34,13 +34,15 @@ type iblOpen struct {
 // features: Queue, User, Group as Project and Executable as job name, each
 // a distinct value per SWF number. It keys jobs by number, as APQ does
 // (Run numbers the jobs that have none). notQueued and
-// queued configure the two bases (nil Features: Table III and Table IV),
-// level is the interval's level in percent (0: 90, the paper's).
+// queued configure the two bases (empty Features: Table III and Table IV;
+// ibl's own zero Config is Table III, which the queued base's Table IV
+// inputs do not fit), level is the interval's level in percent (0: 90,
+// the paper's).
 func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
-	if notQueued.Features == nil {
+	if len(notQueued.Features) == 0 {
 		notQueued.Features = ibl.NotQueuedFeatures()
 	}
-	if queued.Features == nil {
+	if len(queued.Features) == 0 {
 		queued.Features = ibl.QueuedFeatures()
 	}
 	nq, err := ibl.New(notQueued)

@@ -61,8 +61,10 @@ func (s *Score) Correct() int {
 }
 
 // Correctness is the share of the answers with an upper bound whose wait
-// was within it (thesis §4.3: success iff bound ≥ actual wait); 0 when
-// there is none.
+// was within it (thesis §4.3: success iff bound ≥ actual wait); NaN when
+// there is none, as MedianRatio: a predictor that gives no bound (the
+// naive baseline, APQ's point) has no correctness, and 0 read as bounds
+// that never held.
 func (s *Score) Correctness() float64 {
 	n, ok := 0, 0
 	for _, o := range s.Answers {
@@ -74,7 +76,7 @@ func (s *Score) Correctness() float64 {
 			ok++
 		}
 	}
-	return ratio(float64(ok), float64(n))
+	return share(ok, n)
 }
 
 // RMS is the root-mean-square over-prediction Upper − wait over the
@@ -157,7 +159,9 @@ func (s *Score) MedianBound() float64 {
 }
 
 // Coverage is the share of the answers with an interval (Lower and Upper
-// given; an infinite end holds everything) whose wait fell inside it.
+// given; an infinite end holds everything) whose wait fell inside it; NaN
+// when there is none (a bound or a point alone is no interval), as
+// Correctness.
 func (s *Score) Coverage() float64 {
 	n, in := 0, 0
 	for _, o := range s.Answers {
@@ -169,7 +173,7 @@ func (s *Score) Coverage() float64 {
 			in++
 		}
 	}
-	return ratio(float64(in), float64(n))
+	return share(in, n)
 }
 
 // MeanWait is the mean actual wait of the answers, seconds.
@@ -186,6 +190,14 @@ func ratio(a, b float64) float64 {
 		return 0
 	}
 	return a / b
+}
+
+// share is k of n, NaN when n is 0: a share of nothing is no figure.
+func share(k, n int) float64 {
+	if n == 0 {
+		return math.NaN()
+	}
+	return float64(k) / float64(n)
 }
 
 func median(v []float64) float64 {

@@ -112,7 +112,9 @@ type Config struct {
 
 	// Partitions are the site's partitions (PartitionName lines). None is
 	// one partition over the whole machine. A job's partition is its SWF
-	// Queue number, named by PartitionNames.
+	// Queue number, named by PartitionNames; −1, and 0 when no name or
+	// partition makes it "0" (SWF's interactive jobs, not a queue:
+	// Policy.Defaulted counts them), is the default partition.
 	Partitions []Partition
 	// QOS maps a QOS name to its Priority (sacctmgr's QOS priority),
 	// normalised by the largest as Slurm does. A job's QOS is named by

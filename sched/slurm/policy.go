@@ -42,6 +42,9 @@ type Policy struct {
 	running []*jobRec
 	// Unrunnable counts the jobs no partition lets start, by reason.
 	unrunnable map[string]int
+	// defaulted counts, by rule, the jobs given a value their line did
+	// not give (Defaulted).
+	defaulted map[string]int
 	// overKill counts by {ID, submit, limit} the jobs Run cancels at
 	// submission for a kill time past 2^40 s (limits, isOverKill).
 	overKill map[[3]int64]int
@@ -246,7 +249,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 	if err := machine.Validate(); err != nil {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
-	p := &Policy{cfg: site, mach: machine, unrunnable: map[string]int{},
+	p := &Policy{cfg: site, mach: machine, unrunnable: map[string]int{}, defaulted: map[string]int{},
 		perUsr: map[int64]int64{}, armed: never, minWait: never}
 	if len(machine.Nodes) > 0 {
 		if machine.Placement == nil {
@@ -335,6 +338,10 @@ func (p *Policy) Priority(id int64) (int64, bool) {
 	return r.prio, true
 }
 
+// queueZeroRule is Defaulted's name for a job of queue 0 that no name
+// makes a partition (noQueue).
+const queueZeroRule = "queue_0_no_partition"
+
 // name turns an SWF number into Slurm's name through m.
 func name(m map[int64]string, v int64) string {
 	if s, ok := m[v]; ok {
@@ -359,8 +366,12 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 		r.minNodes = max(size, 1) // one pool: a node per processor
 	}
 	r.part = p.partOf(j)
-	if len(p.cfg.Partitions) > 0 && j.Queue >= 0 {
-		if _, ok := p.partByName[name(p.cfg.PartitionNames, j.Queue)]; !ok {
+	if len(p.cfg.Partitions) > 0 {
+		if p.noQueue(j.Queue) {
+			if j.Queue == 0 {
+				p.defaulted[queueZeroRule]++
+			}
+		} else if _, ok := p.partByName[name(p.cfg.PartitionNames, j.Queue)]; !ok {
 			r.held = "unknown partition"
 		}
 	}

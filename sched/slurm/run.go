@@ -239,7 +239,7 @@ func (p *Policy) exclusive(jobs []swf.Job) []swf.Job {
 // partOf is the index of job j's partition (the default one if it names
 // none or one that does not exist).
 func (p *Policy) partOf(j *swf.Job) int {
-	if len(p.cfg.Partitions) == 0 || j.Queue < 0 {
+	if len(p.cfg.Partitions) == 0 || p.noQueue(j.Queue) {
 		return p.defPart
 	}
 	if i, ok := p.partByName[name(p.cfg.PartitionNames, j.Queue)]; ok {
@@ -247,6 +247,34 @@ func (p *Policy) partOf(j *swf.Job) int {
 	}
 	return p.defPart
 }
+
+// noQueue tells whether SWF queue q names no partition: −1 ("unknown"),
+// and 0 unless PartitionNames or a partition names it "0" (the rule
+// queue_0_no_partition). SWF numbers a system's queues from 1 and
+// suggests 0 for interactive jobs, and logs write it (lublin_256.swf for
+// all its jobs, unnamed): read as a partition named "0", every such job
+// of a site with named partitions was cancelled as "unknown partition",
+// while a −1 ran in the default one. A header that names queue 0 still
+// makes it a partition (SDSC-BLUE's and SDSC-Par's "interactive", 74,872
+// and 13,694 jobs, through ReadNames).
+func (p *Policy) noQueue(q int64) bool {
+	if q != 0 {
+		return q < 0
+	}
+	if _, named := p.cfg.PartitionNames[0]; named {
+		return false
+	}
+	_, part := p.partByName["0"]
+	return !part
+}
+
+// Defaulted counts, by rule, the jobs given a value their log line did not
+// give: "queue_0_no_partition", a job of SWF queue 0, which neither
+// PartitionNames nor a partition names, run in the default partition as
+// a job without a queue (−1) is: SWF numbers queues from 1 and suggests 0
+// for interactive jobs. Counted only with Config.Partitions (without,
+// every job is in the one partition).
+func (p *Policy) Defaulted() map[string]int { return maps.Clone(p.defaulted) }
 
 // Unrunnable counts, by reason, the jobs no partition can run (an
 // unknown partition, a time limit above MaxTime, more nodes than MaxNodes

@@ -219,6 +219,40 @@ func TestUnrunnable(t *testing.T) {
 	}
 }
 
+// A job of SWF queue 0 (SWF's interactive jobs, which archive logs write
+// for "no queue") runs in the default partition, as a −1 does, and is
+// counted (Defaulted); it was cancelled as "unknown partition". A name for
+// 0, in PartitionNames or a partition called "0", still makes it one.
+func TestQueueZeroDefaultPartition(t *testing.T) {
+	jobs := func() []swf.Job {
+		js := []swf.Job{mkJob(1, 0, 1, 2, 100, 100), mkJob(2, 0, 1, 2, 100, 100), mkJob(3, 0, 1, 2, 100, 100)}
+		js[0].Queue, js[1].Queue, js[2].Queue = 0, -1, 1
+		return js
+	}
+	parts := []slurm.Partition{{Name: "batch", Default: true}, {Name: "debug"}}
+	site := slurm.Config{Partitions: parts, PartitionNames: map[int64]string{1: "debug"}}
+	res, p := run(t, site, sched.Config{MachineSize: 16}, jobs())
+	if res.Summary.Cancelled != 0 || len(p.Unrunnable()) != 0 || p.Defaulted()["queue_0_no_partition"] != 1 || len(p.Defaulted()) != 1 {
+		t.Errorf("cancelled %d, Unrunnable %v, Defaulted %v; want none cancelled, one queue_0_no_partition",
+			res.Summary.Cancelled, p.Unrunnable(), p.Defaulted())
+	}
+	// Named 0: a partition, unknown to this site or its own.
+	site.PartitionNames = map[int64]string{0: "interactive", 1: "debug"}
+	res, p = run(t, site, sched.Config{MachineSize: 16}, jobs())
+	if res.Summary.Cancelled != 1 || p.Unrunnable()["unknown partition"] != 1 || len(p.Defaulted()) != 0 {
+		t.Errorf("0 named: cancelled %d, Unrunnable %v, Defaulted %v", res.Summary.Cancelled, p.Unrunnable(), p.Defaulted())
+	}
+	site = slurm.Config{Partitions: append(parts, slurm.Partition{Name: "0"})}
+	res, p = run(t, site, sched.Config{MachineSize: 16}, jobs())
+	if res.Summary.Cancelled != 1 || p.Unrunnable()["unknown partition"] != 1 || len(p.Defaulted()) != 0 {
+		t.Errorf("partition \"0\": cancelled %d (job 3's \"1\"), Unrunnable %v, Defaulted %v", res.Summary.Cancelled, p.Unrunnable(), p.Defaulted())
+	}
+	// Without partitions nothing is counted.
+	if _, p = run(t, slurm.Config{}, sched.Config{MachineSize: 16}, jobs()); len(p.Defaulted()) != 0 {
+		t.Errorf("no partitions: Defaulted %v", p.Defaulted())
+	}
+}
+
 func TestValidate(t *testing.T) {
 	for _, c := range []struct {
 		cfg  slurm.Config

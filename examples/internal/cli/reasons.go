@@ -57,7 +57,9 @@ func RuleCounts(m map[string]int) string {
 // processor count, a demand's cores) are left out, as is id_made_up,
 // which changes no job's size or times: a log where most jobs need them
 // is not degenerate for that (a GPU trace on nodes, whose CPU jobs, over
-// half of Helios's, have no processors but a demand).
+// half of Helios's, have no processors but a demand). So is sched/slurm's
+// queue_0_no_partition: a job of queue 0 runs in the default partition as
+// one without a queue (−1) does, which no rule counts.
 func MostlyChanged(changed map[string]int, n int) []string {
 	var rules []string
 	for _, rule := range slices.Sorted(maps.Keys(changed)) {
@@ -68,7 +70,8 @@ func MostlyChanged(changed map[string]int, n int) []string {
 	return rules
 }
 
-var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true, "id_made_up": true}
+var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true, "id_made_up": true,
+	"queue_0_no_partition": true}
 
 // FirstIDs leaves out, in place, every job under a number an earlier job
 // of jobs has (the first keeps it) and returns the rest, in order, and how
