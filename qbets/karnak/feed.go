@@ -16,12 +16,17 @@ import (
 )
 
 // simClock is a replay's simulated clock: trace time advances speed times
-// faster than wall time from (wall0, t0).
+// faster than wall time from (wall0, t0), and stops at end, the log's last
+// event: past it the replay represents nothing (the clock ran on at the
+// speed, and a replay at ×10^12 answered "now" in the year 33,567,
+// TestReplayClockStopsAtEnd). ended is set once every event is applied.
 type simClock struct {
 	mu    sync.Mutex
 	t0    int64
+	end   int64
 	wall0 time.Time
 	speed float64
+	ended bool
 }
 
 // now is the trace time, at most maxSpan (2^40 s, every event's bound):
@@ -34,9 +39,21 @@ func (c *simClock) now() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if d := time.Since(c.wall0).Seconds() * c.speed; d < float64(maxSpan-c.t0) {
-		return c.t0 + int64(d)
+		return min(c.t0+int64(d), c.end)
 	}
-	return max(c.t0, maxSpan)
+	return min(max(c.t0, maxSpan), c.end)
+}
+
+// state is the replay's state as the status shows it: "running", or
+// "ended" once every event of the log is applied (the clock then stands
+// at the last one).
+func (c *simClock) state() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return "ended"
+	}
+	return "running"
 }
 
 // TraceEvents turns an SWF trace into the event sequence of a system:
@@ -320,7 +337,7 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	if done > 0 {
 		t0 = evs[done-1].Time
 	}
-	clk := &simClock{t0: t0, wall0: time.Now(), speed: speed}
+	clk := &simClock{t0: t0, end: evs[len(evs)-1].Time, wall0: time.Now(), speed: speed}
 	sys.mu.Lock()
 	sys.sim = clk
 	sys.mu.Unlock()
@@ -351,7 +368,10 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		}
 		done = n
 	}
-	logf("replay %s: all %d events applied", name, len(evs))
+	clk.mu.Lock()
+	clk.ended = true
+	clk.mu.Unlock()
+	logf("replay %s: all %d events applied; its clock stops at the last, %s", name, len(evs), stamp(evs[len(evs)-1].Time))
 	return nil
 }
 

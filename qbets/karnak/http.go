@@ -637,6 +637,10 @@ type SystemStatus struct {
 	Running   int    `json:"running" xml:"running"`
 	Waiting   int    `json:"waiting" xml:"waiting"`
 	UsedCores int64  `json:"usedCores" xml:"usedCores"`
+	// Replay is "running" while a trace replay feeds the system, "ended"
+	// once it has fed the log's last event (Now then stays there), and
+	// empty for a system fed live.
+	Replay string `json:"replay,omitempty" xml:"replay,omitempty"`
 }
 
 // QueueStatus is one line of ksystem.
@@ -661,6 +665,9 @@ func (s *Service) statusWith(sys *system, queues bool) (SystemStatus, []QueueSta
 	sys.mu.RLock()
 	defer sys.mu.RUnlock()
 	st := SystemStatus{System: sys.name, Now: s.clockOf(sys)}
+	if sys.sim != nil {
+		st.Replay = sys.sim.state()
+	}
 	var qs []QueueStatus
 	if queues {
 		qs = make([]QueueStatus, 0, len(sys.queues))
@@ -749,12 +756,21 @@ func (s *Service) systemStatus(r *http.Request) (render, error) {
 		Queues []QueueStatus `json:"queues" xml:"queues"`
 	}{st, qs}
 	return render{json: v, text: func(w io.Writer) {
-		fmt.Fprintf(w, "system %s at %s: %d running, %d waiting, %d cores used\n", st.System, stamp(st.Now), st.Running, st.Waiting, st.UsedCores)
+		fmt.Fprintf(w, "system %s at %s: %d running, %d waiting, %d cores used%s\n", st.System, stamp(st.Now), st.Running, st.Waiting, st.UsedCores, replayNote(st.Replay))
 		fmt.Fprintf(w, "%-16s %8s %8s %10s %9s %12s\n", "queue", "running", "waiting", "used cores", "max cores", "max walltime")
 		for _, q := range qs {
 			fmt.Fprintf(w, "%-16s %8d %8d %10d %9d %12s\n", q.Queue, q.Running, q.Waiting, q.UsedCores, q.MaxCores, hms(q.MaxWallTime))
 		}
 	}}, nil
+}
+
+// replayNote is what the status line adds about a replay that has ended:
+// its clock stands at the log's last event.
+func replayNote(state string) string {
+	if state == "ended" {
+		return " (replay ended: the clock stays at the log's last event)"
+	}
+	return ""
 }
 
 // QueueSummary is kqueue: the current state and the historical windows.
