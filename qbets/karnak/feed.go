@@ -318,6 +318,11 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	if !s.ready.Load() {
 		return errNotReady
 	}
+	if len(evs) == 0 {
+		// (Replay says why a trace gave none; a caller of ReplayEvents
+		// gets an error, not an index out of range.)
+		return fmt.Errorf("replay %s: no events", name)
+	}
 	done := 0
 	if last, ok := s.Last(name); ok {
 		same := func(e Event) bool { return e == last.Event || legacyNames(e) == last.Event }
