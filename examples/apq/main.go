@@ -79,6 +79,10 @@ type trace struct {
 	// Zeros counts the zero bytes after the file's last gzip member,
 	// ignored (the report says them: cli.PaddingNote).
 	Zeros int64
+	// Header is the header lines the reader did not take as written
+	// (cli.ReadLogHeader), said in the report as the padding is: a
+	// MaxProcs after the jobs or kept as text gave another size.
+	Header []string
 	// Duplicates counts the jobs the filter kept that were left out as
 	// a later job under a number already kept (logs concatenated, a
 	// scheduler's numbers wrapped): IBL keys its jobs by number and
@@ -281,6 +285,9 @@ func reproduce(w io.Writer, o options) error {
 			// section's text).
 			fmt.Fprintf(w, "trace %s: %s\n", tr.File, cli.PaddingNote(tr.Zeros))
 		}
+		if len(tr.Header) > 0 {
+			fmt.Fprintf(w, "trace %s: %s\n", tr.File, cli.HeaderNote(tr.Header))
+		}
 		if tr.NoSize > 0 {
 			fmt.Fprintf(w, "trace %s: %d jobs left out: no size (neither field 5 nor field 8)\n", tr.File, tr.NoSize)
 		}
@@ -387,7 +394,7 @@ func keep(j *swf.Job, filter string) bool {
 // loadTrace reads one log and keeps the jobs that filter selects, at most
 // maxJobs of them when maxJobs > 0.
 func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
-	h, jobs, zeros, err := cli.ReadLog(path) // (its errors name the file)
+	h, jobs, zeros, header, err := cli.ReadLogHeader(path) // (its errors name the file)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +409,7 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	tr := &trace{Name: name, File: filepath.Base(path), Procs: procs, Zeros: zeros}
+	tr := &trace{Name: name, File: filepath.Base(path), Procs: procs, Zeros: zeros, Header: header}
 	seen := make(map[int64]bool, len(jobs))
 	for i := range jobs {
 		if maxJobs > 0 && len(tr.Jobs) == maxJobs {

@@ -19,7 +19,9 @@
 //
 // Parsing is strict unless -lenient is given; then malformed lines are
 // skipped, counted and said on standard error with each log's jobs left
-// out (-json: also "malformed_lines_skipped" and "skipped", of all logs).
+// out (-json: also "malformed_lines_skipped" and "skipped", of all logs,
+// beside the header lines not taken as written, "header_warnings", and
+// the jobs left out, "rejected" and "rejected_by_log").
 //
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
 // usage error.
@@ -112,11 +114,12 @@ func command(args []string, stdout, stderr io.Writer) error {
 		opt.bar, opt.progress = progress.New(stderr, true, float64(len(table62))), nil
 		defer opt.bar.Done()
 	}
-	// -json is the markdown's sections; with -lenient, the lines skipped
-	// of all logs (each said on standard error with the jobs left out) are
-	// keyed beside them.
-	w, flush, skipped := cli.OutputSkipped(stdout, *asJSON, *lenient)
-	opt.skipped = skipped
+	// -json is the markdown's sections and, beside them, what reading
+	// left out of every log (each said on standard error): the lines
+	// skipped, the header lines not taken as written and the jobs left
+	// out (leftJSON).
+	w, flush, left := output(stdout, *asJSON)
+	opt.left = left
 	if err := reproduce(w, opt); err != nil {
 		return err
 	}
@@ -136,7 +139,7 @@ type options struct {
 	asked    *int64         // if not nil, counts the forecasts CO-VARQ asks the sites
 	trials   []trial        // default table62
 	lenient  bool           // -lenient: skip malformed lines, counted
-	skipped  *cli.Skipped   // the lines skipped of every log (-lenient -json); nil: not kept
+	left     *leftJSON      // what reading left out of every log (-json); nil: not kept
 }
 
 // remedyConfig maps -remedy to the planner's options.

@@ -21,5 +21,5 @@ func TestQuirkLogs(t *testing.T) {
 // MaxProcs after the jobs, or kept as text) is said (cli.Skipped.Header);
 // the command ran on the other size without a word.
 func TestHeaderSaid(t *testing.T) {
-	clitest.HeaderSaid(t, run, [][]string{{"-trace", "TRACE,TRACE", "-days", "8"}, {"-trace", "TRACE,TRACE", "-json", "-lenient", "-days", "8"}})
+	clitest.HeaderSaid(t, run, [][]string{{"-trace", "TRACE,TRACE", "-days", "8"}, {"-trace", "TRACE,TRACE", "-json", "-days", "8"}, {"-trace", "TRACE,TRACE", "-json", "-lenient", "-days", "8"}})
 }

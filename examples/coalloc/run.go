@@ -329,8 +329,9 @@ func reproduce(out io.Writer, opt options) error {
 		if note := cli.SkippedOf(m.skipped).Note(); note != "" && opt.warn != nil {
 			fmt.Fprintf(opt.warn, "coalloc: %s: %s\n", m.name, note)
 		}
-		if opt.skipped != nil {
-			opt.skipped.Add(m.name, m.skipped, len(ms) > 1)
+		if opt.left != nil {
+			opt.left.Skipped.Add(m.name, m.skipped, len(ms) > 1)
+			opt.left.add(m)
 		}
 	}
 	changed, err := loadedChanges(ms, opt)

@@ -229,11 +229,12 @@ func runButterfly(ctx context.Context, dir string, notes *logNotes) (*butterflyR
 // its jobs without a number numbered as load numbers them, and returns
 // the number of the job to cut (butterflyKey).
 func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
-	_, jobs, zeros, err := cli.ReadLog(filepath.Join(dir, tracetest.SDSCSP2))
+	_, jobs, zeros, header, err := cli.ReadLogHeader(filepath.Join(dir, tracetest.SDSCSP2))
 	if err != nil {
 		return nil, 0, err
 	}
 	notes.padding(tracetest.SDSCSP2, zeros)
+	notes.headerLines(tracetest.SDSCSP2, header)
 	key := butterflyKey(jobs)
 	notes.numbered(tracetest.SDSCSP2, cli.MadeUpIDs(jobs)) // (as load does)
 	// (and as load does: one failed the filter's detection, "sanitize:

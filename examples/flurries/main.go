@@ -163,11 +163,12 @@ var cleaned = []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2, tracetes
 // made them 0, 1, …, among numbers sched makes up) and the butterfly's
 // starts are keyed by number.
 func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
-	h, jobs, zeros, err := cli.ReadLog(filepath.Join(dir, name))
+	h, jobs, zeros, header, err := cli.ReadLogHeader(filepath.Join(dir, name))
 	if err != nil {
 		return nil, err
 	}
 	notes.padding(name, zeros)
+	notes.headerLines(name, header)
 	notes.numbered(name, cli.MadeUpIDs(jobs))
 	read := len(jobs)
 	jobs, far := cli.SubmitsInRange(jobs)

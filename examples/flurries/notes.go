@@ -25,9 +25,10 @@ type logNotes struct {
 
 // logNote is one log's notes.
 type logNote struct {
-	zeros  int64 // zero bytes after the last gzip member, ignored
-	madeUp int   // jobs without a number, numbered by their line
-	far    int   // jobs left out by load: a submit time past 2^40 s (cli.SubmitsInRange)
+	zeros  int64    // zero bytes after the last gzip member, ignored
+	header []string // header lines not taken as written (cli.HeaderNote)
+	madeUp int      // jobs without a number, numbered by their line
+	far    int      // jobs left out by load: a submit time past 2^40 s (cli.SubmitsInRange)
 	// notSane counts the jobs load left out under -sane, by
 	// sanitize.Sane's reason (it dropped its report).
 	notSane map[string]int
@@ -60,6 +61,15 @@ func (n *logNotes) of(name string) *logNote {
 func (n *logNotes) padding(name string, z int64) {
 	if z > 0 {
 		n.of(name).zeros = z
+	}
+}
+
+// headerLines keeps the note of the header lines of log name the reader
+// did not take as written (cli.ReadLogHeader): a MaxProcs after the jobs
+// or kept as text left the experiments on another size without a word.
+func (n *logNotes) headerLines(name string, header []string) {
+	if len(header) > 0 {
+		n.of(name).header = header
 	}
 }
 
@@ -122,6 +132,9 @@ func (n *logNotes) write(w io.Writer) {
 		if l.zeros > 0 {
 			fmt.Fprintf(w, "flurries: %s: %s\n", name, cli.PaddingNote(l.zeros))
 		}
+		if len(l.header) > 0 {
+			fmt.Fprintf(w, "flurries: %s: %s\n", name, cli.HeaderNote(l.header))
+		}
 		if l.madeUp > 0 {
 			fmt.Fprintf(w, "flurries: %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", name, l.madeUp, cli.MadeUpID)
 		}
@@ -138,7 +151,8 @@ func (n *logNotes) write(w io.Writer) {
 }
 
 // logJSON is one log's notes under -json, in the other commands' keys:
-// trailing_zero_bytes as simulate's and swfstat's; changed as simulate's
+// trailing_zero_bytes as simulate's and swfstat's; header_warnings, the
+// header lines not taken as written, as swfstat's; changed as simulate's
 // and replay's (id_made_up); rejected, the jobs left out of every
 // experiment by reason (time_out_of_range: a submit time past 2^40 s), as
 // replay's; not_sane_by_reason, those -sane left out (sanitize.Sane's
@@ -147,6 +161,7 @@ func (n *logNotes) write(w io.Writer) {
 // none was.
 type logJSON struct {
 	TrailingZeros     int64          `json:"trailing_zero_bytes,omitempty"`
+	HeaderWarnings    []string       `json:"header_warnings,omitempty"`
 	Changed           map[string]int `json:"changed,omitempty"`
 	Rejected          map[string]int `json:"rejected,omitempty"`
 	NotSane           map[string]int `json:"not_sane_by_reason,omitempty"`
@@ -161,7 +176,7 @@ func (n *logNotes) json() map[string]logJSON {
 	out := map[string]logJSON{}
 	for _, name := range n.names {
 		l := n.logs[name]
-		j := logJSON{TrailingZeros: l.zeros}
+		j := logJSON{TrailingZeros: l.zeros, HeaderWarnings: l.header}
 		if l.madeUp > 0 {
 			j.Changed = map[string]int{cli.MadeUpID: l.madeUp}
 		}

@@ -18,3 +18,13 @@ func TestQuirkLogs(t *testing.T) {
 		{"-traces", logs, "-exp", "inject", "-json"}, {"-traces", logs, "-exp", "lanl"}, {"-traces", logs, "-exp", "spread"},
 	}, nil)
 }
+
+// TestHeaderSaid: a header line the reader does not take as written (a
+// MaxProcs after the jobs, or kept as text) is said (cli.HeaderNote on
+// standard error, -json's header_warnings under logs): flurries read
+// with cli.ReadLog, which dropped them, and ran on the other size
+// without a word.
+func TestHeaderSaid(t *testing.T) {
+	const logs = "DIR(CTC-SP2-1996-3.1-cln.swf.gz,KTH-SP2-1996-2.1-cln.swf.gz,SDSC-SP2-1998-4.2-cln.swf.gz,SDSC-BLUE-2000-4.2-cln.swf.gz,LANL-CM5-1994-4.1-cln.swf.gz)"
+	clitest.HeaderSaid(t, run, [][]string{{"-traces", logs, "-exp", "native"}, {"-traces", logs, "-exp", "native", "-json"}})
+}

@@ -253,6 +253,9 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	for _, t := range slices.Sorted(maps.Keys(side.TrailingZeros)) {
 		fmt.Fprintf(stdout, "trace %s: %s\n", t, cli.PaddingNote(side.TrailingZeros[t]))
 	}
+	for _, t := range slices.Sorted(maps.Keys(side.HeaderWarnings)) {
+		fmt.Fprintf(stdout, "trace %s: %s\n", t, cli.HeaderNote(side.HeaderWarnings[t]))
+	}
 	for _, t := range slices.Sorted(maps.Keys(side.MalformedLines)) {
 		sk := side.MalformedLines[t]
 		first := ""

@@ -48,3 +48,21 @@ func TestQuirkLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderSaid: a header line the reader does not take as written (a
+// MaxProcs after the jobs, or kept as text) is said by run (cli.HeaderNote;
+// -json: the sidecar's header_warnings): sweep read with cli.ReadLog,
+// which dropped them, and its runs used the other size without a word.
+// Each run writes its own -out (TRACE.outN): a second run into the same
+// one resumes, reading no trace.
+func TestHeaderSaid(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "q.json")
+	js := `{"name": "q", "traces": [{"name": "q", "file": "q.swf"}], "policies": ["EASY"]}`
+	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clitest.HeaderSaid(t, run, [][]string{
+		{"run", "-spec", spec, "-traces", "DIR(q.swf)", "-out", "TRACE.out1", "-j", "1"},
+		{"run", "-spec", spec, "-traces", "DIR(q.swf)", "-out", "TRACE.out2", "-j", "1", "-json"},
+	})
+}

@@ -286,6 +286,13 @@ type Sidecar struct {
 	// first errors), of the traces this invocation read; absent when none
 	// was skipped.
 	MalformedLines map[string]cli.Skipped `json:"malformed_lines,omitempty"`
+	// HeaderWarnings is, by trace, the header lines its reading did not
+	// take as written (cli.Skipped.Header: a MaxProcs after the first job
+	// line, ignored, or kept as text, the size then MaxNodes's; the text
+	// says them too), of the traces this invocation read; absent when
+	// none. cli.ReadLog dropped them and the runs used another size
+	// without a word.
+	HeaderWarnings map[string][]string `json:"header_warnings,omitempty"`
 }
 
 // runOptions are the run command's settings.
@@ -395,6 +402,7 @@ type traceCache struct {
 	zeros   map[string]int64       // by trace: zero bytes after its last gzip member (cli.ReadLog)
 	lenient bool                   // the spec's "lenient": skip malformed lines, counted in skipped
 	skipped map[string]cli.Skipped // by trace: the malformed lines skipped (lenient)
+	header  map[string][]string    // by trace: header lines not taken as written
 	eMax    map[string]*eMaxState  // by trace: a degenerate E_max (degenerateEMax)
 }
 
@@ -506,6 +514,15 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 		if err != nil {
 			raw.err = fmt.Errorf("trace %s: %w", p.Trace, err)
 			return
+		}
+		if len(skipped.Header) > 0 {
+			c.mu.Lock()
+			if c.header == nil {
+				c.header = map[string][]string{}
+			}
+			c.header[p.Trace] = skipped.Header
+			c.mu.Unlock()
+			skipped.Header = nil // (said once, under header_warnings)
 		}
 		if skipped.Lines > 0 {
 			c.mu.Lock()
@@ -767,7 +784,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 		cpu, err := execute(ctx, o, hash, todo, f, stderr)
 		side.RunTime, side.Ran, side.Reused = cpu.sim.Seconds(), cpu.ran, cpu.reused
 		side.Parse, side.TrailingZeros, side.DegenerateEMax = cpu.parse.Seconds(), cpu.zeros, cpu.eMax
-		side.MalformedLines = cpu.skipped
+		side.MalformedLines, side.HeaderWarnings = cpu.skipped, cpu.header
 		if err != nil {
 			return side, err
 		}
@@ -789,6 +806,7 @@ type cpuUse struct {
 	ran, reused int
 	zeros       map[string]int64               // traceCache.zeros
 	skipped     map[string]cli.Skipped         // traceCache.skipped
+	header      map[string][]string            // traceCache.header
 	eMax        map[string]*cli.DegenerateEMax // traceCache.eMax
 }
 
@@ -878,7 +896,7 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 	use.parse = cache.parse
 	use.eMax = cache.eMaxReached()
 	cache.mu.Lock()
-	use.zeros, use.skipped = cache.zeros, cache.skipped
+	use.zeros, use.skipped, use.header = cache.zeros, cache.skipped, cache.header
 	cache.mu.Unlock()
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
@@ -889,7 +907,8 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 	return use, firstErr
 }
 
-// readTrace is cli.ReadLog, lenient (the spec's "lenient") skipping the
+// readTrace is cli.ReadLogHeader (the header lines not taken as written
+// in the Skipped's Header), lenient (the spec's "lenient") skipping the
 // malformed lines, counted; strict, a malformed line's error says that
 // "lenient" skips it (sweep's words for cli.LenientHint's).
 func readTrace(path string, lenient bool) (*swf.Header, []swf.Job, cli.Skipped, int64, error) {
@@ -897,11 +916,11 @@ func readTrace(path string, lenient bool) (*swf.Header, []swf.Job, cli.Skipped, 
 		h, jobs, st, zeros, err := cli.ReadLogLenient(path, true)
 		return h, jobs, cli.SkippedOf(st), zeros, err
 	}
-	h, jobs, zeros, err := cli.ReadLog(path)
+	h, jobs, zeros, header, err := cli.ReadLogHeader(path)
 	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) {
 		err = fmt.Errorf("%w (\"lenient\": true in the spec skips malformed lines, counted and reported)", err)
 	}
-	return h, jobs, cli.Skipped{}, zeros, err
+	return h, jobs, cli.Skipped{Header: header}, zeros, err
 }
 
 // degenerateEMax is the log's largest estimate if it is one corrupt value

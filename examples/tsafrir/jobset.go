@@ -24,6 +24,11 @@ type logData struct {
 	// zeros counts the zero bytes after the file's last gzip member,
 	// ignored (said under the job sets: cli.PaddingNote).
 	zeros int64
+	// header is the header lines the reader did not take as written
+	// (cli.ReadLogHeader), said under the job sets (cli.HeaderNote):
+	// the sizes are the thesis's (logSpec.P), but a MaxProcs after the
+	// jobs or kept as text says the file is not what it seems.
+	header []string
 	// notSane is the sane filter's exclusions by reason; refused the
 	// sane jobs the simulator refused besides (a later copy of a job
 	// number, sanitize.DuplicateID), by reason, which the tables then
@@ -46,11 +51,11 @@ func (d *logData) noteRefused(rej sanitize.Report) {
 }
 
 func readLog(path string, l logSpec) (*logData, error) {
-	_, jobs, zeros, err := cli.ReadLog(path)
+	_, jobs, zeros, header, err := cli.ReadLogHeader(path)
 	if err != nil {
 		return nil, err
 	}
-	d := &logData{spec: l, jobs: jobs, zeros: zeros}
+	d := &logData{spec: l, jobs: jobs, zeros: zeros, header: header}
 	sane, rep := sanitize.Sane(jobs, l.P)
 	if len(sane) == 0 {
 		// Every table would be of no job (exit 0, -100% beside the thesis).
@@ -108,6 +113,9 @@ func writeJobSets(w io.Writer, ds []*logData) {
 		}
 		if d.zeros > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %s.", l.File, cli.PaddingNote(d.zeros)))
+		}
+		if len(d.header) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %s.", l.File, cli.HeaderNote(d.header)))
 		}
 	}
 	if len(notes) > 0 {

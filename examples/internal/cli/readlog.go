@@ -17,12 +17,25 @@ import (
 // convert, which open theirs with swf.Open or inflate, take the count
 // from the reader).
 func ReadLog(path string) (*swf.Header, []swf.Job, int64, error) {
-	h, jobs, _, zeros, err := readLog(path, false)
+	h, jobs, zeros, _, err := ReadLogHeader(path)
+	return h, jobs, zeros, err
+}
+
+// ReadLogHeader is ReadLog that also returns the header lines the reader
+// did not take as written (Skipped.Header, the first 100), which the
+// command says in HeaderNote's words (-json: "header_warnings"): sweep,
+// apq, flurries and tsafrir read with ReadLog, which dropped them, and ran
+// on another machine size than the file's line gave without a word.
+func ReadLogHeader(path string) (*swf.Header, []swf.Job, int64, []string, error) {
+	h, jobs, st, zeros, err := readLog(path, false)
 	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) && notTextLine(pe) {
 		// (a command without -lenient: the note alone, not its hint)
 		err = fmt.Errorf("%w: %s", err, notText)
 	}
-	return h, jobs, zeros, err
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	return h, jobs, zeros, SkippedOf(st).Header, nil
 }
 
 // ReadLogLenient is ReadLog for a command with -lenient (simulate's and

@@ -335,6 +335,10 @@ func Quirks() []Quirk {
 // so (cli.HeaderNote's "header line", or -json's "header_warnings"): the commands ran on another size
 // than the line gave without a word.
 //
+// A variant's "DIR(NAME,...)" is, as in RunQuirks, a new directory that
+// holds the log as each NAME, for the commands that read logs by their
+// archive names (apq, flurries, tsafrir).
+//
 // A -json key the output carries is named in the command's README.md,
 // where its -json keys are listed: header_warnings was added to six
 // commands and named in none.
@@ -345,6 +349,7 @@ func HeaderSaid(t *testing.T, cmd cli.Command, variants [][]string) {
 		t.Fatalf("the command's README: %v", err)
 	}
 	dir := t.TempDir()
+	out := 0
 	for _, qk := range Quirks() {
 		if qk.Name != "late-header" && qk.Name != "maxprocs-unreadable" {
 			continue
@@ -355,6 +360,10 @@ func HeaderSaid(t *testing.T, cmd cli.Command, variants [][]string) {
 			args := slices.Clone(v)
 			for i, a := range args {
 				args[i] = strings.ReplaceAll(a, "TRACE", path)
+				if names, ok := strings.CutPrefix(a, "DIR("); ok {
+					out++
+					args[i] = logDir(t, filepath.Join(dir, fmt.Sprintf("dir-%d", out)), names, qk.Text)
+				}
 			}
 			r, ok := ExecBounded(cmd, "", args)
 			switch {
@@ -369,6 +378,20 @@ func HeaderSaid(t *testing.T, cmd cli.Command, variants [][]string) {
 			}
 		}
 	}
+}
+
+// logDir makes directory d holding text as each of names ("A,B)", the
+// rest of RunQuirks' "DIR(A,B)"), gzip if a name ends in .gz, and
+// returns d.
+func logDir(t *testing.T, d, names, text string) string {
+	t.Helper()
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range strings.Split(strings.TrimSuffix(names, ")"), ",") {
+		writeLog(t, filepath.Join(d, n), []byte(text))
+	}
+	return d
 }
 
 // QuirkRun is one run of RunQuirks.
@@ -413,17 +436,9 @@ func RunQuirks(t *testing.T, cmd cli.Command, variants [][]string, check func(t 
 				if a == "-" {
 					stdin = qk.Text
 				}
-				if name, ok := strings.CutPrefix(a, "DIR("); ok {
+				if names, ok := strings.CutPrefix(a, "DIR("); ok {
 					out++
-					d := filepath.Join(dir, fmt.Sprintf("dir-%d", out))
-					name = strings.TrimSuffix(name, ")")
-					if err := os.Mkdir(d, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					for _, n := range strings.Split(name, ",") {
-						writeLog(t, filepath.Join(d, n), []byte(qk.Text))
-					}
-					args[i] = d
+					args[i] = logDir(t, filepath.Join(dir, fmt.Sprintf("dir-%d", out)), names, qk.Text)
 				}
 			}
 			name := qk.Name + " " + strings.Join(v, " ")
