@@ -523,8 +523,12 @@ func (s *Sim) load(ctx context.Context, jobs []swf.Job) error {
 				return err
 			}
 		}
-		for i := lo; i < min(lo+loadEvery, len(jobs)); i++ {
-			if k, at, ok := s.admit(&jobs[i], i); ok {
+		// In pieces: a look at i&(loadEvery-1) a job cost more (1.36 M
+		// instructions on SDSC-BLUE's EASY run, 1.27 M so; a loop in a
+		// function of its own, 5.2 M).
+		piece := jobs[lo:min(lo+loadEvery, len(jobs))] // (a range: no bounds check a job)
+		for i := range piece {
+			if k, at, ok := s.admit(&piece[i], lo+i); ok {
 				a := arrival{at, k}
 				sorted = sorted && (len(rest) == 0 || before(rest[len(rest)-1], a))
 				rest = append(rest, a)
