@@ -482,11 +482,10 @@ func nth(xs []float64, k int) float64 {
 // The observers are told every submission, start, end and reservation as
 // it happens (a fair-share policy learns usage from OnStart and OnEnd). A
 // Scheduler that leaves jobs waiting at the end is an error (ErrStall),
-// returned with the Result. ctx is heard before the jobs are loaded
-// and at every instant of the simulation (Sim.FinishContext), not while
-// Sim.Load runs, which does not stop once started: a deadline that passes
-// then is heard once the jobs are loaded. Once ctx is done, Run returns
-// its error and no Result.
+// returned with the Result. ctx is heard before the jobs are loaded,
+// every few thousand jobs while they load (Sim.LoadContext) and at every
+// instant of the simulation (Sim.FinishContext). Once ctx is done, Run
+// returns its error and no Result.
 func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Result, error) {
 	s, err := New(cfg)
 	if err != nil {
@@ -498,7 +497,7 @@ func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Res
 	for _, o := range obs {
 		s.Observe(o)
 	}
-	if err := s.Load(jobs); err != nil {
+	if err := s.load(ctx, jobs); err != nil {
 		return nil, err
 	}
 	return s.finish(ctx)

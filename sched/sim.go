@@ -431,7 +431,29 @@ func (s *Sim) Now() int64 { return s.now }
 // copy, so that every job is held once: jobs must not change until the
 // Result is no longer used. (A job without a number is held as a copy
 // that carries the made-up one.)
-func (s *Sim) Load(jobs []swf.Job) error {
+func (s *Sim) Load(jobs []swf.Job) error { return s.load(context.Background(), jobs) }
+
+// LoadContext is Load, returning ctx's error once ctx is done: it looks
+// at ctx every 4,096 jobs (about 0.9 M instructions of loading), so that
+// a deadline that passes while a large log loads (SDSC-BLUE's 243k jobs:
+// 51 M instructions) is heard soon after, not at the end. A Load that
+// stops so has admitted some jobs and not the rest: then the Sim is done,
+// and every later Load, RunUntil and Finish returns an error that wraps
+// ctx's.
+func (s *Sim) LoadContext(ctx context.Context, jobs []swf.Job) error { return s.load(ctx, jobs) }
+
+// loadEvery is how many jobs Load admits between two looks at its
+// context: one look costs an atomic load and a call, a job hundreds of
+// instructions.
+const loadEvery = 4096
+
+func (s *Sim) load(ctx context.Context, jobs []swf.Job) error {
+	if s.cut {
+		return s.cutErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err // nothing loaded: the Sim goes on
+	}
 	for i := 0; i < len(jobs) && s.now > 0; i++ { // (the clock never goes below 0)
 		at := jobs[i].Submit
 		if s.cfg.Peer != PeerNone && at <= 0 { // a peer may move it to 1 (peerJob)
@@ -486,11 +508,31 @@ func (s *Sim) Load(jobs []swf.Job) error {
 		return x < y || x == y && a.k < b.k
 	}
 	sorted := true
-	for i := range jobs {
-		if k, at, ok := s.admit(&jobs[i], i); ok {
-			a := arrival{at, k}
-			sorted = sorted && (len(rest) == 0 || before(rest[len(rest)-1], a))
-			rest = append(rest, a)
+	kept := len(rest) // the arrivals loaded before, now at rest's front
+	for lo := 0; lo < len(jobs); lo += loadEvery {
+		if lo > 0 {
+			if err := ctx.Err(); err != nil {
+				// Some jobs are admitted (records, counts) and the
+				// rest not: the Sim is done. s.arr keeps the earlier
+				// arrivals, which rest may have moved to its front.
+				s.arr, s.arrI = rest[:kept], 0
+				s.cut = true
+				s.cutErr = fmt.Errorf("sched: the simulation was stopped while loading jobs: %w", err)
+				return err
+			}
+		}
+		// In pieces: 7 instructions a job more than one plain loop (the
+		// call to admit spills every live variable), 1.7 M on SDSC-BLUE,
+		// 0.14 % of its EASY run (callgrind); a look at i&(loadEvery-1)
+		// in the one loop cost 2.0 M, the pieces' loop in a function of
+		// its own 5.4 M.
+		piece := jobs[lo:min(lo+loadEvery, len(jobs))] // (a range: no bounds check a job)
+		for i := range piece {
+			if k, at, ok := s.admit(&piece[i], lo+i); ok {
+				a := arrival{at, k}
+				sorted = sorted && (len(rest) == 0 || before(rest[len(rest)-1], a))
+				rest = append(rest, a)
+			}
 		}
 	}
 	if !sorted {

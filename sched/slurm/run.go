@@ -25,7 +25,9 @@ import (
 // never run (Unrunnable says why) is cancelled at submission, as Slurm
 // with EnforcePartLimits=ALL rejects it. The observers are told
 // everything as in sched.Run. A Policy runs once (a call whose ctx is
-// already done does not count: it returns ctx's error at once).
+// already done does not count: it returns ctx's error at once; one done
+// while the jobs are prepared and loaded is heard every few thousand jobs
+// and spends the Policy).
 //
 // Cancelled, Run returns ctx's error. The calculations due by then are
 // caught up, so that Priority reads what a wake-up at each would have
@@ -40,8 +42,9 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 		return nil, errors.New("slurm: a Policy simulates once: make a new one with New")
 	}
 	if err := ctx.Err(); err != nil {
-		// Before the jobs are prepared and loaded, which do not stop once
-		// started; the Policy is not spent.
+		// Before the jobs are prepared and loaded: the Policy is not
+		// spent. (Once loading started, a cancellation is heard every
+		// loadEvery jobs and spends it.)
 		return nil, err
 	}
 	cfg := p.mach
@@ -68,6 +71,9 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	// database, so that the tree does not change during the run.
 	var last int64
 	for i := range jobs {
+		if i%loadEvery == loadEvery-1 && ctx.Err() != nil {
+			break // LoadContext returns ctx's error; the Policy is spent
+		}
 		p.assocOf(&jobs[i])
 		// A submit time past sanitize.MaxTime is rejected by Load (time
 		// out of range): stepping to it would wrap t past 2^63 and never
@@ -76,7 +82,10 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 			last = max(last, jobs[i].Submit)
 		}
 	}
-	if err := s.Load(jobs); err != nil {
+	// Loading hears ctx every few thousand jobs: a deadline that passes
+	// while a large log loads is heard then, not after it (the Policy is
+	// spent, as after any cancellation once it started).
+	if err := s.LoadContext(ctx, jobs); err != nil {
 		return nil, err
 	}
 	// Run a simulated hour at a time, checking ctx between, to the last
@@ -110,6 +119,10 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	}
 	return res, err
 }
+
+// loadEvery is how many jobs the association loop prepares between two
+// looks at Run's context (as sched's Load does).
+const loadEvery = 4096
 
 // limits returns jobs with each time limit as Slurm enforces it in
 // ReqTime: a job without one gets its partition's, and OverTimeLimit is

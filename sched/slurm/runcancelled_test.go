@@ -14,7 +14,8 @@ import (
 // Run with a context already done returns its error before it prepares
 // and loads the jobs, and the Policy is not spent: a run with a live
 // context then simulates. (A deadline that passes while the jobs are
-// prepared and loaded is heard after, as before.) Checked: fails without the check in
+// prepared and loaded is heard within a few thousand jobs and spends the
+// Policy: TestRunDeadlineDuringLoad.) Checked: fails without the check in
 // Run (several MB allocated, then "a Policy simulates once").
 func TestRunCancelledLoadsNothing(t *testing.T) {
 	jobs := make([]swf.Job, 100000)
