@@ -5,13 +5,13 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
-	"github.com/batchq/batchq/swf/convert"
 )
 
 // A GPU cluster job table (Helios, Acme, Philly), plain, gzip or on
@@ -66,28 +66,13 @@ func TestGPUTraceConvertFirst(t *testing.T) {
 // counted (2 without a wait; on nodes one of them rejected first, for no
 // run time).
 func TestGPUPAIAccepted(t *testing.T) {
-	const dir = "../../swf/convert/testdata/"
-	var in bytes.Buffer
-	for _, n := range []string{"gpu-pai-job.csv", "gpu-pai-task.csv"} {
-		data, err := os.ReadFile(dir + n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Write(data)
-	}
-	res, err := convert.GPUTrace(&in, convert.Options{})
+	dir := clitest.PAITables
+	log := clitest.PAIFile(t)
+	_, converted, err := swf.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var text bytes.Buffer
-	if err := swf.WriteAll(&text, res.Header, res.Jobs); err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	log, nodes := filepath.Join(tmp, "pai.swf"), filepath.Join(tmp, "nodes.csv")
-	if err := os.WriteFile(log, text.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	nodes := filepath.Join(t.TempDir(), "nodes.csv")
 	if err := os.WriteFile(nodes, []byte("kind,count,cores,memory,gpus\ng8,8,96,524288,8\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +107,7 @@ func TestGPUPAIAccepted(t *testing.T) {
 			for _, n := range m.Rejected {
 				rejected += n
 			}
-			if m.Replayed != 5 || m.Scored != 5 || m.Jobs == 0 || m.Replayed+m.SkippedNoWait+rejected != len(res.Jobs) || m.ReplayedNoSize != 1 {
+			if m.Replayed != 5 || m.Scored != 5 || m.Jobs == 0 || m.Replayed+m.SkippedNoWait+rejected != len(converted) || m.ReplayedNoSize != 1 {
 				t.Errorf("%v %s: %+v", args, m.Predictor, m)
 			}
 		}

@@ -5,14 +5,12 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/batchq/batchq/swf"
-	"github.com/batchq/batchq/swf/convert"
 )
 
 // A GPU cluster job table (Helios, Acme, Philly), plain, gzip or on
@@ -91,38 +89,13 @@ func TestGPUCPUJobsOnNodes(t *testing.T) {
 	}
 }
 
-// paiSWF converts the hand-written Alibaba PAI 2020 tables of
-// swf/convert/testdata (job and task table together, as convert -from gpu
-// reads them) and writes the SWF trace.
-func paiSWF(t *testing.T) string {
-	t.Helper()
-	const dir = "../../swf/convert/testdata/"
-	var in bytes.Buffer
-	for _, n := range []string{"gpu-pai-job.csv", "gpu-pai-task.csv"} {
-		data, err := os.ReadFile(dir + n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Write(data)
-	}
-	res, err := convert.GPUTrace(&in, convert.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := swf.WriteAll(&out, res.Header, res.Jobs); err != nil {
-		t.Fatal(err)
-	}
-	return writeTrace(t, t.TempDir(), "pai.swf", out.String())
-}
-
 // The converted PAI sample is accepted: on one pool of 64 GPUs its CPU job
 // (0 processors) is no_size and its two jobs without a run time (one
 // never started, one without tasks) no_run_time; on nodes of 8 GPUs the
 // CPU job is sized from its demand and the GPU-sharing job (3 instances
 // of half a GPU) placed.
 func TestGPUPAIAccepted(t *testing.T) {
-	log := paiSWF(t)
+	log := clitest.PAIFile(t)
 	// The raw tables: convert both first.
 	for _, n := range []string{"gpu-pai-job.csv", "gpu-pai-task.csv"} {
 		code, _, errs := runCmd(t, "../../swf/convert/testdata/"+n, "-machine", "64")
