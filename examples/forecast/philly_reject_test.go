@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
-	"github.com/batchq/batchq/swf/convert"
 )
 
 // A Philly job without attempts never ran: neither its run time nor its
@@ -24,15 +23,7 @@ import (
 // simulate's TestPhillyNoAttemptReason pins the same reason.
 func TestPhillyNoAttemptReason(t *testing.T) {
 	dir := t.TempDir()
-	f, err := os.Open("../../swf/convert/testdata/gpu-philly.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := convert.GPUTrace(f, convert.Options{Location: time.UTC})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := clitest.PhillyJobs(t)
 	// Not this test's: a job that started and whose end is unknown (the
 	// Pass job without end_time), which forecast replays (its wait is
 	// known, and only waits are forecast) and simulate rejects
@@ -85,15 +76,7 @@ func TestPhillyNoAttemptReason(t *testing.T) {
 // replayed_no_run_time (sched, which simulate runs, is asked here).
 func TestPhillyNoEndCounted(t *testing.T) {
 	dir := t.TempDir()
-	f, err := os.Open("../../swf/convert/testdata/gpu-philly.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := convert.GPUTrace(f, convert.Options{Location: time.UTC})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := clitest.PhillyJobs(t)
 	noEnd := 0
 	for _, j := range res.Jobs {
 		if j.Wait >= 0 && j.RunTime < 0 {

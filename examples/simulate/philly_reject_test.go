@@ -1,15 +1,13 @@
 package main
 
 import (
-	"os"
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
-	"github.com/batchq/batchq/swf/convert"
 )
 
 // A Philly job without attempts never ran: neither its run time nor its
@@ -19,15 +17,7 @@ import (
 // forecast's TestPhillyNoAttemptReason pins the same reason.
 func TestPhillyNoAttemptReason(t *testing.T) {
 	dir := t.TempDir()
-	f, err := os.Open("../../swf/convert/testdata/gpu-philly.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := convert.GPUTrace(f, convert.Options{Location: time.UTC})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := clitest.PhillyJobs(t)
 	var out strings.Builder
 	if err := swf.WriteAll(&out, res.Header, res.Jobs); err != nil {
 		t.Fatal(err)

@@ -5,13 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
 )
 
-// PAITables is where the hand-written Alibaba PAI 2020 job and task
-// tables are, from a command's directory (examples/NAME).
+// PAITables (and PhillyJobs's file) is where the hand-written Alibaba PAI 2020 job and task
+// tables (and the other GPU traces' samples) are, from a command's directory (examples/NAME).
 const PAITables = "../../swf/convert/testdata/"
 
 // PAIFile converts the hand-written PAI 2020 tables (job and task table
@@ -41,4 +42,20 @@ func PAIFile(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// PhillyJobs is the hand-written Microsoft Philly job log of
+// swf/convert's testdata, converted with its times in UTC.
+func PhillyJobs(t testing.TB) *convert.Result {
+	t.Helper()
+	f, err := os.Open(PAITables + "gpu-philly.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := convert.GPUTrace(f, convert.Options{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
