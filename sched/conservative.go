@@ -399,7 +399,12 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// ls is list in a local the closures above do not capture (list,
 	// captured, is loaded from memory at each use)
 	ls := list
-	for k := 0; k < len(ls); k++ {
+	kf := 0
+	if known {
+		kf, c.minRes = keepFront(ls, c.now, c.most, c.gain, c.mostA, c.after, c.minRes)
+		c.blocked = kf > 0
+	}
+	for k := kf; k < len(ls); k++ {
 		// w bounds the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
 		// given back (moved, after) can have opened. One range over
@@ -616,6 +621,37 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	k0 := len(m.log)
 	m.epoch, m.qepoch = s.consStart(c.start, m.epoch, m.qepoch)
 	s.consStarted(m, c.start, k0)
+}
+
+// keepFront keeps where they are the settled jobs at the front of ls,
+// before the pass's first move, that no gain can have moved: planned
+// after now, and each span that may have gained (gain when the job is
+// of at most most processors, the last pass's slots given back after it
+// when of at most mostA) at or after its slot, so that the placement
+// loop would find no start to scan. It returns the index of the first
+// job it does not keep and minRes with the kept jobs' slots. The loop's
+// inner loop does the same and more, but with the loop's whole state
+// live; this one has few values, all in registers.
+func keepFront(ls []consEntry, now, most int64, gain span, mostA int64, after []span, minRes int64) (int, int64) {
+	k := 0
+	for ; k < len(ls); k++ {
+		e := &ls[k]
+		r, n := e.res, e.n
+		if e.fresh || r <= now {
+			break
+		}
+		if n <= most && gain.lo < r && (gain.hi >= r || now+e.d < r) {
+			break
+		}
+		if n <= mostA {
+			if a := after[e.after]; a.lo < r && (a.hi >= r || now+e.d < r) {
+				break
+			}
+		}
+		e.after = 0 // len(c.gave): no move yet
+		minRes = min(minRes, r)
+	}
+	return k, minRes
 }
 
 // consLoop is the state of conservativePass's placement loop.
