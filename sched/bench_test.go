@@ -764,6 +764,41 @@ import (
 // and the moves (460 each, 1.07 M) are what the notes above count, and
 // each of those counts is the definition's.
 //
+// Then (2026-12-02, 13:56–14:40 UTC, helper h-cons9; callgrind of
+// examples/simulate -policy conservative|easy on the gzip file, whole
+// process, GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off,
+// --dump-instr=no, at c09088f4): conservative 4,601.3 M, EASY 1,401.2 M
+// (3.28×); 3× needs 4,203.7 M. One cut: keepFront. Before the pass's
+// first move the only spans that can reach a settled job are gain (for
+// a job of at most most processors) and the last pass's slots given back
+// after it (at most mostA), and a job is kept without a scan when each
+// lies at or after its slot, or ends before it with now+d ≥ r (the r-1
+// proof, one span at a time rather than their hull: sound for each). A
+// small function of its own (seven arguments, all in registers) walks
+// the front of the list so, from the first entry, and hands the
+// placement loop the first job it does not keep (fresh, due, or reached
+// by a span): 1.95 M visits at about 33 instructions each instead of
+// about 69 in the inner loop, which carries the loop's whole state in
+// memory. conservativePass 1,203.7 M → 1,078.4 M, keepFront 65.2 M:
+// 4,601.3 M → 4,539.5 M (−61.8 M, 3.24× EASY). -jobs-out byte-identical
+// to c09088f4's on SDSC-BLUE, KTH-SP2, CTC-SP2, SDSC-SP2, LANL-CM5 and
+// SDSC-Par, with and without -kill; the keep of a gain that ends before
+// r without now+d ≥ r (TestConservativeEqualsPlainRapid), and an after
+// span taken as reaching from r-1 instead of r (that test and
+// TestConservativeEqualsPlainWideRapid), fail the tests. Counted (a
+// scratch copy, not kept): with keepFront, the placement loop still
+// visits 2.51 M entries before its pass's first move (0.83 M of them past
+// the inner loop, 0.78 M scans) and 3.79 M after it (2.47 M past the
+// inner loop). Measured and dropped, each a call of keepFront inside the
+// placement loop (Go keeps no register across a call, and the loop's
+// values are spilled around it): again at each outer iteration while
+// nothing has moved (4,647.8 M against 4,560.1 M for the first form,
+// which had only the gain and after tests), after each fruitless scan
+// while nothing has moved (4,621.1 M), and after each move with the
+// moved span as a third test (4,693.1 M); and keepFront testing r ≤ now
+// before fresh (4,540.5 M, no change). The goal of 3 is not met:
+// 335.8 M (7.4%) more to go.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the
