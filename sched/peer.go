@@ -70,6 +70,7 @@ import (
 //	run 1500 > estimate        =                              e/r/f5 run_cut_to_estimate                        e/r/f8 run_cut_to_estimate
 //	run 1500 > estimate, kill  e/e/f5 killed_at_estimate      e/r/f5 run_cut_to_estimate                        e/r/f8 run_cut_to_estimate
 //	f5 and f8 32 > P           rejected: larger than machine  r/e/P size_clamped_to_machine                     r/e/P size_clamped_to_machine
+//	f5 and f8 32 > P, run -1   rejected: no run time          1/1/P no_run_time_1s_job+size_clamped_peer_fails  1/1/P no_run_time_1s_job+size_clamped_peer_fails
 type Peer int
 
 const (
