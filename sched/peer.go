@@ -26,7 +26,9 @@ import (
 // summary line carrying the whole run) is left out in every mode, in any
 // order and whether loaded whole or in pieces (sanitize.PartialExecution),
 // where the peers, which never read the status, take it for one more line
-// under its job's number, as above: its run simulated again, or a crash;
+// under its job's number, as above: its run simulated again, or a crash
+// (and a job whose partial lines come without a summary line, which the
+// peers simulate, is left out whole: every one of its lines is counted);
 // a line without a number (ID below 1,
 // SWF's -1) is numbered as Sim.Load says (id_made_up), where the peers
 // key it by the -1 too. A line whose submit time, run time or estimate is
