@@ -52,6 +52,7 @@ var fieldCases = []fieldCase{
 	{"run 1500 > estimate", func(j *swf.Job) { j.RunTime = 1500 }, false},
 	{"run 1500 > estimate, kill", func(j *swf.Job) { j.RunTime = 1500 }, true},
 	{"f5 and f8 32 > P", func(j *swf.Job) { j.AllocProcs, j.ReqProcs = 32, 32 }, false},
+	{"f5 and f8 32 > P, run -1", func(j *swf.Job) { j.AllocProcs, j.ReqProcs, j.RunTime = 32, 32, -1 }, false},
 }
 
 var fieldModes = []struct {

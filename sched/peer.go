@@ -19,13 +19,16 @@ import (
 // other shared logs that examples/simulate pins (TestPeerSchedules, its
 // README's table). A line whose job ID an earlier line of the same Load
 // has is rejected (sanitize.DuplicateID) in a peer mode too, where the
-// peers differ: they simulate both lines when the two jobs do not overlap
-// in time, and crash when they do (pyss an AssertionError, predictsim a
-// KeyError); a line of a partial execution (status 2, 3 or 4, its job's
+// peers differ: they simulate both lines when the two runs do not overlap
+// in time, and crash when they do (pyss an AssertionError, the number
+// twice in one slice of its CPU snapshot, schedulers/common.py:61;
+// predictsim a KeyError where it takes the number out of a slice again); a line of a partial execution (status 2, 3 or 4, its job's
 // summary line carrying the whole run) is left out in every mode, in any
 // order and whether loaded whole or in pieces (sanitize.PartialExecution),
 // where the peers, which never read the status, take it for one more line
-// under its job's number, as above: its run simulated again, or a crash;
+// under its job's number, as above: its run simulated again, or a crash
+// (and a job whose partial lines come without a summary line, which the
+// peers simulate, is left out whole: every one of its lines is counted);
 // a line without a number (ID below 1,
 // SWF's -1) is numbered as Sim.Load says (id_made_up), where the peers
 // key it by the -1 too. A line whose submit time, run time or estimate is
@@ -35,7 +38,11 @@ import (
 // "missing") is a malformed line to package swf (swf.ErrRange), where
 // pyss would take a negative submit time for a missing one (a 1-second
 // job at 1): examples/simulate stops on it, or with -lenient skips and
-// counts it. A
+// counts it. A line the peers take for invalid (a 1-second job) with
+// more processors than the machine, on which they fail (peerJob), is
+// clamped and counted (size_clamped_peer_fails). A run time with a
+// fraction, which the peers read as a float and truncate, package swf
+// reads rounded to the nearest second (examples/simulate warns). A
 // peer's schedule of a log with missing fields can
 // be degenerate (no estimates: every job runs 1 s); Result.Changed counts
 // the jobs each rule changed. A peer mode has one pool of processors and
@@ -65,6 +72,7 @@ import (
 //	run 1500 > estimate        =                              e/r/f5 run_cut_to_estimate                        e/r/f8 run_cut_to_estimate
 //	run 1500 > estimate, kill  e/e/f5 killed_at_estimate      e/r/f5 run_cut_to_estimate                        e/r/f8 run_cut_to_estimate
 //	f5 and f8 32 > P           rejected: larger than machine  r/e/P size_clamped_to_machine                     r/e/P size_clamped_to_machine
+//	f5 and f8 32 > P, run -1   rejected: no run time          1/1/P no_run_time_1s_job+size_clamped_peer_fails  1/1/P no_run_time_1s_job+size_clamped_peer_fails
 type Peer int
 
 const (
@@ -180,9 +188,14 @@ func pyssHistory(p RuntimePredictor) RuntimePredictor {
 //     job without an estimate (field 9 = −1) runs 1 second with its run
 //     time as its estimate (NASA-iPSC, SDSC-Par and OSC-Clust in
 //     predictsim's references: every job 1 second long);
-//   - a size above the machine is clamped to it. (The peers leave an
-//     invalid line's max(1, field 5) unclamped and then find no time at
-//     which it fits; sched clamps it as it clamps a valid line.)
+//   - a size above the machine is clamped to it (rulePeerSizeClamped).
+//     The peers leave an invalid line's max(1, field 5) unclamped and fail
+//     on it: pyss's CpuSnapshot.jobEarliestAssignment asserts that the job
+//     fits the machine (schedulers/common.py:199), predictsim's (the
+//     assertion commented out) finds no start and fails with a TypeError;
+//     sched clamps it as the peers clamp a valid line, and counts it as
+//     rulePeerSizeClampedFails (size_clamped_peer_fails), so that a log
+//     the peer cannot run is seen.
 //
 // Neither peer reads the status (field 11), the wait (field 3) or any
 // field after 12. A submit time beyond sanitize.MaxTime is left for the
@@ -235,7 +248,11 @@ func peerJob(j *swf.Job, peer Peer, machine int64) rule {
 	}
 	if n > machine {
 		n = machine
-		r |= rulePeerSizeClamped
+		if r&(rulePeerNoRunTime|rulePeerZeroRunTime|rulePeerNoSize|rulePeerNoSubmit) != 0 {
+			r |= rulePeerSizeClampedFails // an invalid line: the peer fails on it
+		} else {
+			r |= rulePeerSizeClamped
+		}
 	}
 	j.AllocProcs, j.ReqProcs = n, n
 	return r

@@ -55,6 +55,13 @@ const (
 	// (Load's and Submit's, 1 for the first), a number no real job has
 	// and that names its line (madeUpID).
 	ruleIDMadeUp
+	// rulePeerSizeClampedFails: a line the peer treats as invalid (a
+	// 1-second job) with more processors (field 5) than the machine has:
+	// the peer keeps max(1, field 5) unclamped and fails on it (pyss an
+	// assertion, predictsim a TypeError: Peer's doc); sched clamps it to
+	// the machine, as the peer clamps a valid line, and counts it apart
+	// from rulePeerSizeClamped, so that a log the peer cannot run is seen.
+	rulePeerSizeClampedFails
 
 	nRules = iota
 )
@@ -76,6 +83,7 @@ var ruleNames = [nRules]string{
 	"size_clamped_to_machine",
 	"size_from_demand",
 	"id_made_up",
+	"size_clamped_peer_fails",
 }
 
 // Changes returns the names of the job-building rules that changed the

@@ -74,7 +74,18 @@ func warnings(info *runInfo) []warning {
 		}
 	}
 	if st.Rounded > 0 {
-		add("rounded", map[string]int{"fields": st.Rounded}, "%s", cli.RoundedNote(st.Rounded))
+		if p := info.cfg.Peer; p != sched.PeerNone {
+			// The peers read field 4 as a float and truncate it when
+			// they build the job, and fail on a fraction in the other
+			// fields they read: a rounded run can be a second off the
+			// peer's, and a run under half a second is a valid 1-second
+			// job with its estimate there, an invalid one here.
+			add("rounded", map[string]any{"fields": st.Rounded, "peer": p.String()},
+				"%s; the peer truncates a run time's fraction (field 4) and fails on a fraction in the other fields it reads, so -compat %s can differ from %s on these jobs",
+				cli.RoundedNote(st.Rounded), p, p)
+		} else {
+			add("rounded", map[string]int{"fields": st.Rounded}, "%s", cli.RoundedNote(st.Rounded))
+		}
 	}
 	if st.UnknownSubmit > 0 {
 		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)
