@@ -77,6 +77,13 @@ type jsonRow struct {
 	// the ratios); 0 with jobs scored makes the board degenerate (every
 	// answer under a minute exact), as the text's note says.
 	Waited int `json:"waited"`
+	// UnboundedWidths are the levels (50, 80, 90) whose median width is
+	// unbounded: more than half the predictor's intervals at that level
+	// had too few earlier errors to bound (qbets/conformal: the
+	// ⌈(n+1)(1−a)⌉-th smallest error past the n-th), so the width
+	// is null there though the coverage is given (the text's ∞); absent
+	// when none is.
+	UnboundedWidths []int `json:"unbounded_widths,omitempty"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
@@ -103,7 +110,20 @@ func (r *row) json() jsonRow {
 	j.Coverage50, j.Width50 = num(r.coverage(0)), num(r.width(0))
 	j.Coverage80, j.Width80 = num(r.coverage(1)), num(r.width(1))
 	j.Coverage90, j.Width90 = num(r.coverage(2)), num(r.width(2))
+	j.UnboundedWidths = r.unbounded()
 	return j
+}
+
+// unbounded lists the levels whose median width is +Inf, nil when none
+// is (a QBETS bound is always finite).
+func (r *row) unbounded() []int {
+	var l []int
+	for k, level := range levels {
+		if math.IsInf(r.width(k), 1) {
+			l = append(l, int(math.Round(100*level)))
+		}
+	}
+	return l
 }
 
 func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
@@ -228,6 +248,19 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	}
 	if len(silent) > 0 {
 		if _, err := fmt.Fprintf(w, "\nno answer at all from %s (of %d jobs scored): nothing to score them on\n", strings.Join(silent, ", "), rows[0].scored); err != nil {
+			return err
+		}
+	}
+	// An ∞ width reads as a defect; it is conformal prediction's honest
+	// answer before a class has enough errors for the level.
+	var inf []string
+	for _, r := range rows {
+		if u := r.unbounded(); len(u) > 0 && !r.bound {
+			inf = append(inf, fmt.Sprintf("%s at %s%%", r.name, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(u)), "/"), "[]")))
+		}
+	}
+	if len(inf) > 0 {
+		if _, err := fmt.Fprintf(w, "\nunbounded (∞): the median interval of %s: more than half of them came before there were enough earlier errors (of the job's class, or of every job while the class had few) to bound that level, as conformal prediction does not guess a bound, so they hold every wait; the coverage beside them counts them\n", strings.Join(inf, ", ")); err != nil {
 			return err
 		}
 	}
