@@ -152,12 +152,26 @@ import (
 // (from the task's start_time, analysis/utils.py): this wait is the job's,
 // as the README defines it.
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
-	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly", "pai")
+	also := []string{"helios", "acme", "philly", "pai", "supercloud", "alcf"}
+	if opt.ColumnMap != nil {
+		// The user's map says what the table is, whatever its header
+		// looks like (a header line sniff takes for another table's).
+		also = append(also, "", "alibaba", "alibaba-nodes", "nodes", "squeue", "sacct-fixed")
+	}
+	in, done, b, err := begin(r, &opt, "gpu", also...)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
+	switch {
+	case opt.ColumnMap != nil:
+		return readJobTable(in, b, mappedSchema(opt.ColumnMap))
+	case b.saw == "supercloud":
+		return readJobTable(in, b, superCloudSchema)
+	case b.saw == "alcf":
+		return readJobTable(in, b, alcfSchema)
+	}
 	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" && b.saw != "pai" {
 		return nil, &FormatError{Want: "gpu", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}
