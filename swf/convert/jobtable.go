@@ -129,6 +129,7 @@ func mappedSchema(m map[string]string) *tableSchema {
 const (
 	noteProcsFromNodes = "processors from nodes x Options.CoresPerNode"
 	noteProcsNodesOnly = "processors unknown (nodes only; give Options.CoresPerNode)"
+	noteProcsRange     = "nodes x Options.CoresPerNode over 16777216 processors (unknown)"
 	noteNoStatus       = "no state or exit status column (status -1)"
 	noteTRESOther      = "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not kept"
 )
@@ -297,7 +298,10 @@ func (tr *tableReader) row(line string, num int) error {
 		*c.dst = n
 	}
 	r.alloc = tr.procs(&r, procs, nodes)
-	r.req = tr.procs(&r, req, cmpPositive(reqNodes, nodes))
+	if procs < 0 && reqNodes < 0 {
+		reqNodes = nodes // (a table of nodes only: its request too)
+	}
+	r.req = tr.procs(&r, req, reqNodes)
 	tr.state(&r, row)
 	r.started = r.start >= 0 && !(r.status == swf.StatusCancelled && r.start == r.end)
 	if r.started && r.status == swf.StatusCancelled {
@@ -331,8 +335,13 @@ func (tr *tableReader) procs(r *record, procs, nodes int64) int64 {
 	case nodes <= 0:
 		return -1
 	case tr.b.opt.CoresPerNode > 0:
+		p := nodes * tr.b.opt.CoresPerNode // (both ≤ 2^24: no overflow)
+		if p > maxProcs {
+			r.note(noteProcsRange)
+			return -1
+		}
 		r.note(noteProcsFromNodes)
-		return nodes * tr.b.opt.CoresPerNode // (both ≤ 2^24: no overflow)
+		return p
 	}
 	r.note(noteProcsNodesOnly)
 	return -1
