@@ -447,7 +447,7 @@ func (tr *tableReader) seconds(r *record, v, role string) (int64, error) {
 		return int64(math.Round(f)), nil
 	}
 	unit := max(tr.s.unit[role], 1)
-	n, rounded, err := parseAmount(v, maxSeconds/unit)
+	n, rounded, err := parseAmount(v, maxTime/unit) // (no duration is longer: a limit of 2^40 s was kept)
 	if err != nil {
 		return 0, err
 	}

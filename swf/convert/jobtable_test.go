@@ -135,17 +135,18 @@ func TestJobTableTimes(t *testing.T) {
 		"2,99999999999,1700000010,1700000020,4,1,10,3\n" +
 		"3,1700000000,12,1700000020,99999999999999999999,1,10,3\n" +
 		"4,1700000000,1700000010,1700000020,4,1,9223372036854775807,3\n" +
-		"5,1700000000,1700000010,1700000020,4,1,1e300,3\n"
+		"5,1700000000,1700000010,1700000020,4,1,1e300,3\n" +
+		"6,1700000000,1700000010,1700000020,4,1,1210000000,3\n"
 	res, err := GPUTrace(strings.NewReader(in), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkTableAccounts(t, "times", res.Report, len(res.Jobs))
-	want := map[string]int{"unreadable start": 1, "unreadable procs": 1, "unreadable limit": 2, noteNeverStarted: 1, noteProcsNodesOnly: 1}
+	want := map[string]int{"unreadable start": 1, "unreadable procs": 1, "unreadable limit": 3, noteNeverStarted: 1, noteProcsNodesOnly: 1}
 	if !maps.Equal(res.Report.Anomalies, want) || res.Report.Skipped[skipMalformed] != 1 {
 		t.Errorf("anomalies %v skipped %v, want %v and 1 malformed", res.Report.Anomalies, res.Report.Skipped, want)
 	}
-	if note := res.Report.Notes[len(res.Report.Notes)-1]; !strings.Contains(note, "times: 10 read as epoch seconds, 1 as timestamps") {
+	if note := res.Report.Notes[len(res.Report.Notes)-1]; !strings.Contains(note, "times: 13 read as epoch seconds, 1 as timestamps") {
 		t.Errorf("note %q", note)
 	}
 	if j := res.Jobs[0]; j.Wait != 10 || j.RunTime != 10 {
