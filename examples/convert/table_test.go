@@ -44,6 +44,18 @@ func TestTables(t *testing.T) {
 			t.Errorf("%s: %d jobs in the SWF", c.file, len(jobs))
 		}
 	}
+	// The README's worked examples.
+	code, _, stderr := runCmd(t, "", "-from", "gpu", testdata+"table-alcf.csv", "-cores-per-node", "64", "-o", filepath.Join(dir, "theta.swf"))
+	if code != exitOK {
+		t.Fatal(stderr)
+	}
+	checkReadmeBlock(t, "table-alcf", stderr)
+	code, _, stderr = runCmd(t, "", append([]string{"-from", "gpu", testdata + "table-generic.tsv", "-o", filepath.Join(dir, "site.swf")},
+		tableCases[2].args...)...)
+	if code != exitOK {
+		t.Fatal(stderr)
+	}
+	checkReadmeBlock(t, "table-colmap", stderr)
 	for _, args := range [][]string{
 		{"-from", "sacct", "-cores-per-node", "4", testdata + "table-alcf.csv"},
 		{"-from", "gpu", "-colmap", "submit", testdata + "table-alcf.csv"},
@@ -55,7 +67,7 @@ func TestTables(t *testing.T) {
 			t.Errorf("%v: exit %d, %s", args, code, stderr)
 		}
 	}
-	code, _, stderr := runCmd(t, "", "-from", "gpu", "-colmap", "submit=NOPE", testdata+"table-alcf.csv", "-o", filepath.Join(dir, "x.swf"))
+	code, _, stderr = runCmd(t, "", "-from", "gpu", "-colmap", "submit=NOPE", testdata+"table-alcf.csv", "-o", filepath.Join(dir, "x.swf"))
 	if code != exitError || !strings.Contains(stderr, "submit=nope: the header has no such column") {
 		t.Errorf("missing column: exit %d, %s", code, stderr)
 	}

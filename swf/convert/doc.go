@@ -10,7 +10,10 @@
 // demands (swf.Demand), and Nodes its node list, or a batchq nodes file,
 // into a machine's kinds of node (swf.Node). GPUTrace reads the job table
 // of the Helios, Acme or Philly trace, or PAI 2020's job and task tables
-// together (told from the first bytes), into jobs of GPUs with demands.
+// together (told from the first bytes), into jobs of GPUs with demands;
+// it also reads HPC centres' job tables (MIT SuperCloud's Slurm job
+// table, ALCF's job log) into jobs of cores, and any table with a header
+// line by the columns Options.ColumnMap names.
 //
 //	res, err := convert.Sacct(f, convert.Options{Location: time.Local})
 //	...

@@ -151,6 +151,44 @@ import (
 // instances' start_time the authors' notebook measures a task's wait to
 // (from the task's start_time, analysis/utils.py): this wait is the job's,
 // as the README defines it.
+//
+// HPC job tables. GPUTrace also reads the job tables HPC centres publish,
+// told from the header line: "supercloud", a Slurm accounting-database
+// job table as MIT SuperCloud's slurm-log.csv (id_job, time_submit,
+// time_start, time_end in epoch seconds, 0 not reached; timelimit in
+// minutes, 4294967295 INFINITE and 4294967294 the partition's, which
+// Options.PartitionLimits fills; cpus_alloc, cpus_req, nodes_alloc;
+// state as Slurm's enum job_states or its word; id_user, id_group,
+// partition, job_name; tres_req, else tres_alloc, for the demand: 2
+// memory in MB, 4 nodes, 1001 and 1002 GPUs), and "alcf", an ALCF job
+// log (DIM_JOB_COMPOSITE: COBALT_JOBID, QUEUED_TIMESTAMP,
+// START_TIMESTAMP, END_TIMESTAMP as "2023-01-02 00:10:00[.ffffff]" in
+// Options.Location, WALLTIME_SECONDS, RUNTIME_SECONDS, CORES_USED,
+// CORES_REQUESTED, NODES_USED, NODES_REQUESTED, EXIT_STATUS,
+// USERNAME_GENID, PROJECT_NAME_GENID, QUEUE_NAME). With Options.ColumnMap
+// it reads any table with a header line, comma or tab separated, by the
+// columns the map names (Report.Format "table"). These are filled as the
+// accounting logs are (Result's doc): processors are cores, never GPUs
+// (which go into the demand line), requested time the time limit, user,
+// group and queue numbered; status from a Slurm state (Sacct's doc), or
+// from an exit status: 0 is 1, another 0. A table of nodes without cores
+// (ALCF without CORES_USED, a map without procs) takes nodes ×
+// Options.CoresPerNode, noted "processors from nodes x
+// Options.CoresPerNode"; without it the processors are -1, noted
+// "processors unknown (nodes only; give Options.CoresPerNode)" ("nodes x
+// Options.CoresPerNode over 16777216 processors (unknown)" past the
+// bound). Each time is read as epoch seconds or a timestamp ("2006-01-02
+// 15:04:05", with a T, a fraction, an offset or Z), counted in a Report
+// note. Reasons besides Sacct's: skipped "malformed record" (no readable
+// submit time, a row that does not split), "record listed again
+// (overlapping dumps)", "repeated header line"; anomalies "unreadable
+// ROLE" (start, end, runtime, limit, procs, reqprocs, nodes, reqnodes,
+// gpus, tres_req, tres_alloc: -1, the error in Errors), "no job id",
+// "job id reused", "no state or exit status column (status -1)",
+// "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not
+// kept", "fewer fields than the header", "more fields than the header",
+// "fractional value rounded"; skipped "no submit time" too. Where the
+// names and units come from: README.md (in this directory).
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
 	also := []string{"helios", "acme", "philly", "pai", "supercloud", "alcf"}
 	if opt.ColumnMap != nil {
