@@ -25,10 +25,10 @@ type FormatError struct {
 	// "slurmrestd" (its GET /slurm/v0.0.XX/jobs response, or squeue
 	// --json), "scontrol" (scontrol show job), "alibaba-nodes" (the
 	// Alibaba trace's node list), "helios", "acme", "philly", "pai" (the
-	// job tables GPUTrace reads; "supercloud", "alcf" (the HPC job tables it
-	// reads: a Slurm database job table as MIT SuperCloud's slurm-log.csv,
-	// an ALCF job log); pai: a row or header of the Alibaba PAI
-	// 2020 trace's pai_job_table or pai_task_table), "pai-other" (another
+	// job tables GPUTrace reads; pai: a row or header of the Alibaba PAI
+	// 2020 trace's pai_job_table or pai_task_table), "supercloud", "alcf"
+	// (the HPC job tables GPUTrace reads: a Slurm database job table as
+	// MIT SuperCloud's slurm-log.csv, an ALCF job log), "pai-other" (another
 	// table of that trace), "pai-joined" (a header of a table joined from
 	// its tables), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
