@@ -78,9 +78,26 @@ var (
 func splitCSV(line string, dst []string) ([]string, int, error) { return splitSep(line, ',', dst) }
 
 // sepOf tells a header line's separator: a tab when it has more tabs
-// than commas (a table exported as TSV), else a comma.
+// than commas outside double quotes (a table exported as TSV), else a
+// comma. A quoted column name's tabs do not count: a comma file whose
+// header had one with many was split at its tabs, unreadable.
 func sepOf(header string) byte {
-	if strings.Count(header, "\t") > strings.Count(header, ",") {
+	tabs, commas, quoted := 0, 0, false
+	for i := 0; i < len(header); i++ {
+		switch header[i] {
+		case '"':
+			quoted = !quoted // ("" inside a quoted field toggles twice)
+		case '\t':
+			if !quoted {
+				tabs++
+			}
+		case ',':
+			if !quoted {
+				commas++
+			}
+		}
+	}
+	if tabs > commas {
 		return '\t'
 	}
 	return ','

@@ -248,3 +248,30 @@ func FuzzJobTable(f *testing.F) {
 		}
 	})
 }
+
+// TestSeparatorQuotedTabs: a comma file whose header has a quoted column
+// name holding tabs is still a comma file (sepOf counted those tabs:
+// Helios's table with such a column was "not a GPU cluster trace").
+func TestSeparatorQuotedTabs(t *testing.T) {
+	data := string(must(os.ReadFile("testdata/gpu-helios.csv")))
+	want, err := GPUTrace(strings.NewReader(data), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rows, _ := strings.Cut(data, "\n")
+	var b strings.Builder
+	b.WriteString(header + `,"note` + strings.Repeat("\t", 20) + `"` + "\n")
+	for row := range strings.Lines(rows) {
+		b.WriteString(strings.TrimRight(row, "\n") + ",x\n")
+	}
+	got, err := GPUTrace(strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameJobs(got.Jobs, want.Jobs) {
+		t.Errorf("jobs differ with a quoted header column of tabs")
+	}
+	if sepOf("a\tb\t\"c,d,e\"") != '\t' {
+		t.Error("a TSV header with a quoted comma column read as CSV")
+	}
+}
