@@ -181,7 +181,9 @@ import (
 // 15:04:05", with a T, a fraction, an offset or Z), counted in a Report
 // note. Reasons besides Sacct's: skipped "malformed record" (no readable
 // submit time, a row that does not split), "record listed again
-// (overlapping dumps)", "repeated header line"; anomalies "unreadable
+// (overlapping dumps)", "repeated header line", "another header line"
+// (tables concatenated: its columns apply from there on, found by name;
+// another table's header is an error); anomalies "unreadable
 // ROLE" (start, end, runtime, limit, procs, reqprocs, nodes, reqnodes,
 // gpus, tres_req, tres_alloc: -1, the error in Errors), "no job id",
 // "job id reused", "no state or exit status column (status -1)",
@@ -372,7 +374,7 @@ func (g *gpuReader) otherHeader(line string, num int) (bool, error) {
 // hasFold reports whether s holds sub, a lower-case ASCII word, in any case.
 func hasFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+		if (s[i]|0x20 == sub[0] || s[i] == sub[0]) && strings.EqualFold(s[i:i+len(sub)], sub) { // ("_": 0x5f|0x20 is not it)
 			return true
 		}
 	}

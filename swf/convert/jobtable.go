@@ -172,6 +172,7 @@ func readJobTable(in io.Reader, b *builder, s *tableSchema) (*Result, error) {
 }
 
 func (tr *tableReader) header(line string, num int) error {
+	later := tr.t != nil // (otherHeader's: its notes say where)
 	known := []string{}
 	for _, c := range tr.s.roles {
 		known = append(known, c...)
@@ -219,8 +220,64 @@ func (tr *tableReader) header(line string, num int) error {
 		}
 		notes = append(notes, "columns not read: "+strings.Join(unread, ", "))
 	}
+	if later {
+		for i, n := range notes {
+			notes[i] = fmt.Sprintf("line %d: %s", num, n)
+		}
+	}
 	tr.b.rep.Notes = append(tr.b.rep.Notes, notes...)
 	return nil
+}
+
+// submitColumns are the submit columns of the tables csvKind knows, by
+// which otherHeader tells a header line among the rows.
+var submitColumns = []string{"time_submit", "queued_timestamp", "submit_time", "creation_time"}
+
+// otherHeader reads a header line among the rows that is not the first
+// one repeated (tables concatenated, each with its header, as several
+// inputs are read): one of the same table (the schema's kind; with a
+// ColumnMap, one naming the map's submit column) applies from there on,
+// its columns found again by name (skipped "another header line",
+// noted); another table's header is an error. Read as a row, it was a
+// malformed record and the rows behind it were read by the first
+// header's positions: with cpus_req and cpus_alloc swapped, silently
+// wrong. It reports whether line was such a header.
+func (tr *tableReader) otherHeader(line string, num int) (bool, error) {
+	own := tr.s.roles["submit"]
+	if !slices.ContainsFunc(own, func(c string) bool { return hasFold(line, c) }) &&
+		!slices.ContainsFunc(submitColumns, func(c string) bool { return hasFold(line, c) }) {
+		return false, nil // a row: no allocation
+	}
+	sep := sepOf(line)
+	f, _, err := splitSep(strings.TrimPrefix(line, "\xef\xbb\xbf"), sep, nil)
+	if err != nil || !headerLike(f) || sep == tr.t.sep && tr.t.isHeader(f) {
+		return false, nil // (csvRow reports it, or skips the repeated header)
+	}
+	hasOwn := slices.ContainsFunc(f, func(v string) bool { return slices.Contains(own, normColumn(v)) })
+	kind := csvKind(line)
+	switch {
+	case tr.s.mapped && hasOwn, !tr.s.mapped && kind == tr.s.format:
+	case kind != "":
+		return true, &ParseError{Format: tr.s.format, Line: num, Value: clip(line),
+			Err: fmt.Errorf("the header of %s among the rows of %s: convert one table at a time", formatNames[kind], formatNames[tr.s.format])}
+	default:
+		return false, nil
+	}
+	tr.b.skip("another header line")
+	tr.b.rep.Notes = append(tr.b.rep.Notes, fmt.Sprintf("line %d: another header line; its columns apply from there on", num))
+	return true, tr.header(line, num)
+}
+
+// headerLike reports whether no field of a line is a number or a time
+// (a digit, a sign or a point first), as a header's are: every row of a
+// job table has one, its submit time.
+func headerLike(f []string) bool {
+	for _, v := range f {
+		if v = strings.TrimSpace(v); v != "" && strings.IndexByte("0123456789+-.", v[0]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // get returns the row's value of a role's column, "" without one.
@@ -240,6 +297,9 @@ func (tr *tableReader) label(role string) string {
 }
 
 func (tr *tableReader) row(line string, num int) error {
+	if ok, err := tr.otherHeader(line, num); ok || err != nil {
+		return err
+	}
 	b := tr.b
 	row, width, ok, err := b.csvRow(tr.t, line, num, tr.buf)
 	tr.buf = row

@@ -275,3 +275,68 @@ func TestSeparatorQuotedTabs(t *testing.T) {
 		t.Error("a TSV header with a quoted comma column read as CSV")
 	}
 }
+
+// TestJobTableOtherHeader: tables concatenated (several inputs) each
+// with its header. A header of the same table in another column order
+// applies from there on (it was a malformed record, and the rows behind
+// it read by the first header's positions: cpus_req and cpus_alloc
+// swapped, silently); a comma table then a tab one, alike; another
+// table's header, or one without a mapped column, is an error.
+func TestJobTableOtherHeader(t *testing.T) {
+	in := "id_job,state,cpus_req,cpus_alloc,time_submit,time_start,time_end\n" +
+		"1,3,8,4,1700000000,1700000010,1700000100\n" +
+		"id_job,state,cpus_alloc,cpus_req,time_submit,time_start,time_end\n" +
+		"2,3,4,8,1700000000,1700000010,1700000100\n"
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTableAccounts(t, "permuted", res.Report, len(res.Jobs))
+	if len(res.Jobs) != 2 || res.Report.Skipped["another header line"] != 1 {
+		t.Fatalf("%d jobs, %+v", len(res.Jobs), res.Report)
+	}
+	for _, j := range res.Jobs {
+		if j.AllocProcs != 4 || j.ReqProcs != 8 {
+			t.Errorf("job %d: allocated %d requested %d, want 4 and 8", j.ID, j.AllocProcs, j.ReqProcs)
+		}
+	}
+
+	tsv := string(must(os.ReadFile("testdata/table-generic.tsv")))
+	csv := strings.ReplaceAll(strings.ReplaceAll(tsv, ",", ";"), "\t", ",")
+	res, err = GPUTrace(strings.NewReader(csv+tsv), Options{ColumnMap: genericMap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTableAccounts(t, "csv+tsv", res.Report, len(res.Jobs))
+	// (f1 and f2 read alike from both: listed again; f3's id has a ';'.)
+	if len(res.Jobs) != 4 || res.Report.Skipped["another header line"] != 1 || res.Report.Skipped[skipDuplicate] != 2 {
+		t.Errorf("csv then tsv: %d jobs, %+v", len(res.Jobs), res.Report)
+	}
+
+	// A mapped submit column whose name begins with "_" (hasFold missed
+	// it: '_'|0x20 is not '_').
+	in = "_Submit,n\n1700000000,1\nn,_Submit\n2,1700000100\n"
+	res, err = GPUTrace(strings.NewReader(in), Options{ColumnMap: map[string]string{"submit": "_Submit", "reqprocs": "n"}})
+	if err != nil || len(res.Jobs) != 2 || res.Jobs[1].Submit != 100 || res.Jobs[1].ReqProcs != 2 {
+		t.Errorf("_Submit: %v %+v", err, res)
+	}
+
+	sc := string(must(os.ReadFile("testdata/table-supercloud.csv")))
+	alcf := string(must(os.ReadFile("testdata/table-alcf.csv")))
+	helios := string(must(os.ReadFile("testdata/gpu-helios.csv")))
+	for _, c := range []struct {
+		name, in string
+		opt      Options
+	}{
+		{"alcf among supercloud", sc + alcf, Options{}},
+		{"helios among alcf", alcf + helios, Options{}},
+		{"supercloud among a mapped table", tsv + sc, Options{ColumnMap: genericMap}},
+		{"a header without a mapped column", tsv + strings.Replace(tsv, "Nodes", "NNodes", 1), Options{ColumnMap: genericMap}},
+	} {
+		_, err := GPUTrace(strings.NewReader(c.in), c.opt)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line < 3 {
+			t.Errorf("%s: %v, want a *ParseError at the second header", c.name, err)
+		}
+	}
+}
