@@ -354,7 +354,8 @@ func (g *gpuReader) otherHeader(line string, num int) (bool, error) {
 	if !hasFold(line, "submit_time") {
 		return false, nil // a row: no allocation (csvKind's split, TestGPUTraceMemory)
 	}
-	if f, _, err := splitCSV(line, nil); err != nil || !allNames(f) || g.t.isHeader(f) {
+	sep := sepOf(line) // (a TSV's repeated header: "another header line" when split at commas)
+	if f, _, err := splitSep(line, sep, nil); err != nil || !allNames(f) || sep == g.t.sep && g.t.isHeader(f) {
 		return false, nil // (csvRow skips the repeated header)
 	}
 	kind := csvKind(line)

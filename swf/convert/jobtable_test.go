@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"errors"
+	"io"
 	"maps"
 	"os"
 	"strings"
@@ -337,6 +338,30 @@ func TestJobTableOtherHeader(t *testing.T) {
 		var pe *ParseError
 		if !errors.As(err, &pe) || pe.Line < 3 {
 			t.Errorf("%s: %v, want a *ParseError at the second header", c.name, err)
+		}
+	}
+}
+
+// TestTSVRepeatedHeader: a tab-separated table concatenated with its
+// header is "repeated header line", as its comma form is (the readers'
+// check of a header among the rows split it at commas: "another header
+// line" and a note).
+func TestTSVRepeatedHeader(t *testing.T) {
+	tab := func(s string) string { return strings.ReplaceAll(s, ",", "\t") }
+	helios := tab(string(must(os.ReadFile("testdata/gpu-helios.csv"))))
+	pods := tab("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n" +
+		"p1,1000,1024,1,1000,,LS,Succeeded,10,100,20\n")
+	for _, c := range []struct {
+		name string
+		conv func(io.Reader, Options) (*Result, error)
+		in   string
+	}{{"helios", GPUTrace, helios + helios}, {"alibaba", Alibaba, pods + pods}} {
+		res, err := c.conv(strings.NewReader(c.in), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if res.Report.Skipped["repeated header line"] != 1 || res.Report.Skipped["another header line"] != 0 {
+			t.Errorf("%s: skipped %v, want one repeated header line", c.name, res.Report.Skipped)
 		}
 	}
 }
