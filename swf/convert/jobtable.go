@@ -553,9 +553,7 @@ func (tr *tableReader) state(r *record, row []string) {
 		if n, err := strconv.ParseUint(s, 10, 32); err == nil {
 			if base := n & 0xff; base < uint64(len(slurmDBStates)) {
 				s = slurmDBStates[base]
-			} else {
-				s = "state " + strconv.FormatUint(n, 10)
-			}
+			} // (else the number, an unknown state: "state 12" was reported as the state "STATE")
 		}
 		applyState(r, s)
 		return

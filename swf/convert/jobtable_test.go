@@ -365,3 +365,22 @@ func TestTSVRepeatedHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestJobTableStateNumbers: a state number past Slurm's enum is an
+// unknown state reported by its number (it was "STATE", the number cut
+// off as a reason after a space).
+func TestJobTableStateNumbers(t *testing.T) {
+	in := "id_job,time_submit,time_start,time_end,cpus_alloc,state\n" +
+		"1,1700000000,1700000010,1700000020,4,12\n" +
+		"2,1700000000,1700000010,1700000020,4,4294967295\n" +
+		"3,1700000000,1700000010,1700000020,4,259\n"
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTableAccounts(t, "states", res.Report, len(res.Jobs))
+	want := map[string]int{"12": 1, "4294967295": 1, "COMPLETED": 1}
+	if !maps.Equal(res.Report.States, want) || res.Report.Anomalies[noteUnknownState] != 2 {
+		t.Errorf("states %v anomalies %v, want %v and 2 unknown", res.Report.States, res.Report.Anomalies, want)
+	}
+}
