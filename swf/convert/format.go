@@ -236,10 +236,12 @@ func sniffFrom(first string, raw, head []byte) string {
 		return "pbs"
 	case strings.Contains(first, "|") && isSacctHeader(first):
 		return "sacct"
+	case strings.HasPrefix(first, ";"):
+		// (before csvKind: an SWF header's comment naming the columns it
+		// came from, "; ...,id_job,time_submit", was a SuperCloud table)
+		return "swf"
 	case csvKind(first) != "":
 		return csvKind(first)
-	case strings.HasPrefix(first, ";"):
-		return "swf"
 	case reSWFLine().MatchString(first):
 		return "swf"
 	case sniffPAI(first) != "":
