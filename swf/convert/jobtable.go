@@ -597,10 +597,17 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 		id, amount, ok := strings.Cut(strings.TrimSpace(item), "=")
 		k, err1 := strconv.Atoi(id)
 		n, _, err2 := parseAmount(amount, maxSeconds)
+		if err2 == nil && (k == 4 || k == 1001 || k == 1002) && n > maxProcs {
+			err2 = errRange // (nodes and GPUs past 2^24 were kept as 2^24, silently)
+		}
 		if !ok || err1 != nil || err2 != nil {
 			dem.bad = true
 			r.note("unreadable " + col)
-			return tr.b.fail(num, tr.t.label(col), v, errors.New("not a TRES list (id=count,...)"))
+			err := errors.New("not a TRES list (id=count,...)")
+			if ok && err1 == nil {
+				err = fmt.Errorf("TRES %d: %w", k, err2)
+			}
+			return tr.b.fail(num, tr.t.label(col), v, err)
 		}
 		switch {
 		case k == 1, k == 5: // cpu (the processors' columns say it), billing
@@ -608,10 +615,10 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 			dem.memTotal = float64(n)
 		case k == 4:
 			if dem.nodes == 0 {
-				dem.nodes = min(n, maxProcs)
+				dem.nodes = n
 			}
 		case k == 1001 || k == 1002:
-			dem.gpus = max(dem.gpus, min(n, maxProcs))
+			dem.gpus = max(dem.gpus, n)
 		default:
 			r.note(noteTRESOther)
 		}

@@ -384,3 +384,22 @@ func TestJobTableStateNumbers(t *testing.T) {
 		t.Errorf("states %v anomalies %v, want %v and 2 unknown", res.Report.States, res.Report.Anomalies, want)
 	}
 }
+
+// TestJobTableTRESBounds: a TRES count of nodes or GPUs past 2^24 is an
+// unreadable tres_req (no demand, counted); it was kept as 2^24 nodes or
+// GPUs, silently.
+func TestJobTableTRESBounds(t *testing.T) {
+	in := "id_job,time_submit,time_start,time_end,cpus_alloc,state,tres_req\n" +
+		"1,1700000000,1700000010,1700000020,4,3,\"1=4,4=99999999\"\n" +
+		"2,1700000000,1700000010,1700000020,4,3,\"1=4,4=1,1001=99999999\"\n" +
+		"3,1700000000,1700000010,1700000020,4,3,\"1=4,4=1,1002=2\"\n"
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTableAccounts(t, "tres", res.Report, len(res.Jobs))
+	if len(res.Jobs) != 3 || res.Jobs[0].Demand != nil || res.Jobs[1].Demand != nil || res.Jobs[2].Demand == nil ||
+		res.Report.Anomalies["unreadable tres_req"] != 2 || res.Report.Anomalies[noteDemandBad] != 2 {
+		t.Errorf("%+v", res.Report)
+	}
+}
