@@ -21,6 +21,9 @@
 //	go run ./examples/convert -from alibaba openb_pod_list_default.csv -o openb.swf -ids pods.txt
 //	go run ./examples/convert -from gpu Venus/cluster_log.csv -tz Asia/Shanghai -o venus.swf  # Helios, Acme, Philly
 //	go run ./examples/convert -from gpu pai_job_table.csv pai_task_table.csv -o pai.swf     # Alibaba PAI 2020
+//	go run ./examples/convert -from gpu slurm-log.csv -o supercloud.swf                    # MIT SuperCloud
+//	go run ./examples/convert -from gpu ANL-ALCF-DJC-THETA_20230101_20231130.csv -o theta.swf # ALCF
+//	go run ./examples/convert -from gpu jobs.tsv -colmap submit=Submit,start=Start,end=End,nodes=NNodes,state=State -cores-per-node 56 -o site.swf
 //
 // Several input files are read as one log, in the order given (not for
 // sacct-json, one JSON document); each sacct file keeps its header line. Flags may
@@ -70,7 +73,8 @@ var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, erro
 
 // formatList is the -from values, for messages.
 const formatList = "sacct, sacct-json, jobcomp, pbs (accounting logs), slurmrestd or scontrol (queue snapshots), " +
-	"alibaba (the Alibaba GPU 2023 trace's pod list), gpu (the Helios, Acme or Philly job table, or the Alibaba PAI 2020 job and task tables)"
+	"alibaba (the Alibaba GPU 2023 trace's pod list), gpu (the Helios, Acme or Philly job table, or the Alibaba PAI 2020 job and task tables; " +
+	"MIT SuperCloud's or ALCF's job table; any job table with -colmap)"
 
 // snapshot converts a queue snapshot of the given form to SWF; the other
 // form is an error that names it.
@@ -104,7 +108,9 @@ Converts a scheduler accounting log, a snapshot of a Slurm queue, a pod
 list of the Alibaba GPU 2023 trace, or the job table of a public GPU
 cluster trace (SenseTime Helios, Shanghai AI Lab Acme, Microsoft Philly,
 or Alibaba PAI 2020's pai_job_table.csv and pai_task_table.csv given
-together; -from gpu tells which) (plain or gzip; '-' is standard input)
+together; or an HPC centre's job table: MIT SuperCloud's slurm-log.csv,
+an ALCF job log, or any table with a header line read by -colmap;
+-from gpu tells which) (plain or gzip; '-' is standard input)
 to SWF, on standard output or in OUT (gzip
 when it ends in .gz), and reports what it wrote and skipped on standard
 error (with -json, on standard output). An input in another format, or of
@@ -114,13 +120,14 @@ which no record is readable, is an error (exit 1) that names what it is.
 
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
-	var tz, limits, now string
+	var tz, limits, now, colmap string
 	fs := cli.NewFlagSet("convert")
 	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt), pbs; "+
 		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o]); "+
 		"or alibaba (a pod list of the Alibaba GPU 2023 trace, openb_pod_list_*.csv); "+
 		"or gpu (a GPU cluster trace's job table: Helios cluster_log.csv, Acme trace_seren.csv or trace_kalos.csv, Philly cluster_job_log, "+
-		"or Alibaba PAI 2020's pai_job_table.csv and pai_task_table.csv, both given; which one is told from the input)")
+		"or Alibaba PAI 2020's pai_job_table.csv and pai_task_table.csv, both given; or an HPC job table: MIT SuperCloud's slurm-log.csv, "+
+		"an ALCF job log, any other with -colmap; which one is told from the input)")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
 	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE` (an id of a character that is not printable, or beginning with a quote, is written quoted with Go's escapes)")
@@ -129,6 +136,11 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none); "+
 		"with -from gpu the default is UTC, a published trace's times being none of this machine's (Helios: Asia/Shanghai, Philly: America/Los_Angeles)")
 	fs.StringVar(&limits, "partition-limit", "", "time limits for jobs with Partition_Limit: `NAME=MINUTES[,NAME=MINUTES...]`")
+	fs.StringVar(&colmap, "colmap", "", "with -from gpu: read any job table with a header line (comma or tab separated) by its columns: "+
+		"`ROLE=COLUMN[,ROLE=COLUMN...]`, roles id, submit (needed), start, end, runtime, limit (seconds; COLUMN:min or COLUMN:h for other units), "+
+		"procs, reqprocs, nodes, reqnodes, gpus, state, exit, user, group, queue, name (convert.Options.ColumnMap)")
+	fs.Int64Var(&o.opt.CoresPerNode, "cores-per-node", 0, "with -from gpu: cores of a node, for a job table that gives nodes but not cores "+
+		"(an ALCF log without CORES_USED, a -colmap without procs): processors are nodes x N; without it such jobs' processors are -1, counted")
 	fs.Int64Var(&o.opt.MaxProcs, "procs", 0, "machine size in processors, for the header's MaxProcs")
 	fs.StringVar(&o.opt.Computer, "computer", "", "the header's Computer")
 	fs.StringVar(&o.opt.Installation, "installation", "", "the header's Installation")
@@ -158,6 +170,14 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	if o.opt.Accounts && (o.from == "pbs" || o.from == "alibaba" || o.from == "gpu") {
 		return o, cli.UsageError{Msg: "-accounts reads Slurm's accounts and QOS: it needs -from sacct, sacct-json, jobcomp, slurmrestd or scontrol"}
+	}
+	if (colmap != "" || o.opt.CoresPerNode != 0) && o.from != "gpu" {
+		return o, cli.UsageError{Msg: "-colmap and -cores-per-node read job tables: they need -from gpu"}
+	}
+	if colmap != "" {
+		if o.opt.ColumnMap, err = columnMap(colmap); err != nil {
+			return o, cli.UsageError{Msg: fmt.Sprintf("-colmap %q: %v", colmap, err)}
+		}
 	}
 	if now != "" {
 		if o.from != "slurmrestd" && o.from != "scontrol" {
@@ -248,6 +268,24 @@ func parseNow(s string) (time.Time, error) {
 	return t, nil
 }
 
+// columnMap reads -colmap: ROLE=COLUMN pairs, each role once (the
+// library checks the roles and the columns).
+func columnMap(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for item := range strings.SplitSeq(s, ",") {
+		role, col, ok := strings.Cut(item, "=")
+		role = strings.ToLower(strings.TrimSpace(role))
+		if !ok || role == "" || strings.TrimSpace(col) == "" {
+			return nil, fmt.Errorf("%q: want ROLE=COLUMN", item)
+		}
+		if _, dup := out[role]; dup {
+			return nil, fmt.Errorf("%q: role %s given twice", item, role)
+		}
+		out[role] = strings.TrimSpace(col)
+	}
+	return out, nil
+}
+
 func partitionLimits(s string) (map[string]int64, error) {
 	if s == "" {
 		return nil, nil
@@ -290,7 +328,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if fe := (*convert.FormatError)(nil); errors.As(err, &fe) {
 			if _, ok := formats[fe.Saw]; ok {
 				msg += "; run with -from " + fe.Saw
-			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" || fe.Saw == "pai" {
+			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" || fe.Saw == "pai" || fe.Saw == "supercloud" || fe.Saw == "alcf" {
 				msg += "; run with -from gpu" // (one -from reads the three, told apart from the input)
 			} else {
 				// The command's list, not the library's too: it said both,

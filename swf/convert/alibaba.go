@@ -239,8 +239,9 @@ func (pr *podReader) otherHeader(line string, num int) (bool, error) {
 	if !hasFold(line, "cpu_milli") {
 		return false, nil // a row: no allocation (csvKind's split)
 	}
-	f, _, err := splitCSV(line, nil)
-	if err != nil || !allNames(f) || csvKind(line) != "alibaba" || pr.t.isHeader(f) {
+	sep := sepOf(line) // (a TSV's repeated header: "another header line" when split at commas)
+	f, _, err := splitSep(line, sep, nil)
+	if err != nil || !allNames(f) || csvKind(line) != "alibaba" || sep == pr.t.sep && pr.t.isHeader(f) {
 		return false, nil // (csvRow reports it, or skips the repeated header)
 	}
 	t, _, err := newTable(line, podColumns)

@@ -22,10 +22,11 @@ import (
 // type, gpu_time or mem_per_pod_GB), or "" for none. It is also the
 // format sniff names.
 func csvKind(first string) string {
-	if !strings.Contains(first, ",") {
+	sep := sepOf(first)
+	if strings.IndexByte(first, sep) < 0 {
 		return ""
 	}
-	f, _, err := splitCSV(strings.TrimPrefix(first, "\xef\xbb\xbf"), nil)
+	f, _, err := splitSep(strings.TrimPrefix(first, "\xef\xbb\xbf"), sep, nil)
 	if err != nil {
 		return ""
 	}
@@ -48,6 +49,10 @@ func csvKind(first string) string {
 		return "alibaba"
 	case has("kind") && has("count") && has("cores"):
 		return "nodes"
+	case has("id_job") && has("time_submit"): // GPUTrace's: Slurm's job table (MIT SuperCloud)
+		return "supercloud"
+	case has("queued_timestamp") && has("start_timestamp"): // GPUTrace's: ALCF's job log
+		return "alcf"
 	case has("job_id") && has("gpu_num") && has("submit_time") && has("start_time"): // GPUTrace's
 		if has("type", "gpu_time", "mem_per_pod_gb") {
 			return "acme"
@@ -70,7 +75,36 @@ var (
 // field in double quotes may hold commas and doubled quotes (a quoted
 // field spanning lines is not read: no table here has one). On an error it
 // returns the 1-based column of the bad field.
-func splitCSV(line string, dst []string) ([]string, int, error) {
+func splitCSV(line string, dst []string) ([]string, int, error) { return splitSep(line, ',', dst) }
+
+// sepOf tells a header line's separator: a tab when it has more tabs
+// than commas outside double quotes (a table exported as TSV), else a
+// comma. A quoted column name's tabs do not count: a comma file whose
+// header had one with many was split at its tabs, unreadable.
+func sepOf(header string) byte {
+	tabs, commas, quoted := 0, 0, false
+	for i := 0; i < len(header); i++ {
+		switch header[i] {
+		case '"':
+			quoted = !quoted // ("" inside a quoted field toggles twice)
+		case '\t':
+			if !quoted {
+				tabs++
+			}
+		case ',':
+			if !quoted {
+				commas++
+			}
+		}
+	}
+	if tabs > commas {
+		return '\t'
+	}
+	return ','
+}
+
+// splitSep is splitCSV with sep (',' or '\t') between the fields.
+func splitSep(line string, sep byte, dst []string) ([]string, int, error) {
 	dst = dst[:0]
 	for i, col := 0, 1; ; col++ {
 		if i < len(line) && line[i] == '"' {
@@ -90,7 +124,7 @@ func splitCSV(line string, dst []string) ([]string, int, error) {
 				}
 				break
 			}
-			if j < len(line) && line[j] != ',' {
+			if j < len(line) && line[j] != sep {
 				return dst, col, errAfterQuote
 			}
 			dst = append(dst, sb.String())
@@ -100,7 +134,7 @@ func splitCSV(line string, dst []string) ([]string, int, error) {
 			i = j + 1
 			continue
 		}
-		k := strings.IndexByte(line[i:], ',')
+		k := strings.IndexByte(line[i:], sep)
 		if k < 0 {
 			return append(dst, strings.TrimSpace(line[i:])), 0, nil
 		}
@@ -111,6 +145,7 @@ func splitCSV(line string, dst []string) ([]string, int, error) {
 
 // table is a CSV header: where each named column is.
 type table struct {
+	sep   byte           // ',' or '\t' (sepOf)
 	names []string       // the header's fields, normalized
 	raw   []string       // the header's fields as written (trimmed)
 	col   map[string]int // column name → index of its first occurrence
@@ -121,11 +156,12 @@ type table struct {
 // uses, and a name with a prefix in it ending in ':' stands for all names
 // with that prefix).
 func newTable(line string, known []string) (t *table, notes []string, err error) {
-	f, col, err := splitCSV(strings.TrimPrefix(line, "\xef\xbb\xbf"), nil)
+	sep := sepOf(line)
+	f, col, err := splitSep(strings.TrimPrefix(line, "\xef\xbb\xbf"), sep, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("header line, column %d: %w", col, err)
 	}
-	t = &table{col: map[string]int{}}
+	t = &table{sep: sep, col: map[string]int{}}
 	for i, name := range f {
 		t.raw = append(t.raw, strings.TrimSpace(name))
 		name = normColumn(name)
@@ -240,7 +276,7 @@ func parseAmount(s string, limit int64) (n int64, rounded bool, err error) {
 // t.width's reason for a row of another field count, which fail reports
 // (Strict: refuses) as the row's one error.
 func (b *builder) csvRow(t *table, line string, num int, buf []string) (row []string, width string, ok bool, err error) {
-	row, col, err := splitCSV(line, buf)
+	row, col, err := splitSep(line, t.sep, buf)
 	if err != nil {
 		return row, "", false, b.malformed(num, fmt.Sprintf("column %d", col), line, err)
 	}

@@ -9,8 +9,8 @@
 // the pod list of Alibaba's GPU cluster trace of 2023 into jobs with their
 // demands (swf.Demand), and Nodes its node list, or a batchq nodes file,
 // into a machine's kinds of node (swf.Node). GPUTrace reads the job table
-// of the Helios, Acme or Philly trace, or PAI 2020's job and task tables
-// together (told from the first bytes), into jobs of GPUs with demands.
+// of Helios, Acme, Philly, PAI 2020, MIT SuperCloud or ALCF (told from its
+// first bytes), or any table by Options.ColumnMap, into jobs with demands.
 //
 //	res, err := convert.Sacct(f, convert.Options{Location: time.Local})
 //	...

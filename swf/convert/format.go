@@ -26,7 +26,9 @@ type FormatError struct {
 	// --json), "scontrol" (scontrol show job), "alibaba-nodes" (the
 	// Alibaba trace's node list), "helios", "acme", "philly", "pai" (the
 	// job tables GPUTrace reads; pai: a row or header of the Alibaba PAI
-	// 2020 trace's pai_job_table or pai_task_table), "pai-other" (another
+	// 2020 trace's pai_job_table or pai_task_table), "supercloud", "alcf"
+	// (the HPC job tables GPUTrace reads: a Slurm database job table as
+	// MIT SuperCloud's slurm-log.csv, an ALCF job log), "pai-other" (another
 	// table of that trace), "pai-joined" (a header of a table joined from
 	// its tables), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
@@ -99,6 +101,9 @@ var formatNames = map[string]string{
 	"acme":                   "a Shanghai AI Lab Acme job table (trace_seren.csv, trace_kalos.csv)",
 	"philly":                 "a Microsoft Philly job log (cluster_job_log)",
 	"pai":                    "a table of the Alibaba PAI 2020 trace (pai_job_table.csv, pai_task_table.csv)",
+	"supercloud":             "a Slurm accounting database job table (MIT SuperCloud's slurm-log.csv: id_job, time_submit, ...)",
+	"alcf":                   "an ALCF job log (DIM_JOB_COMPOSITE: QUEUED_TIMESTAMP, START_TIMESTAMP, ...)",
+	"table":                  "a job table read by a column map (Options.ColumnMap)",
 	"pai-other":              "a table of the Alibaba PAI 2020 trace other than pai_job_table and pai_task_table (which -from gpu reads, given together)",
 	"pai-joined":             "a table joined from the Alibaba PAI 2020 trace's (a header naming job_name and plan_gpu or inst_num); give pai_job_table.csv and pai_task_table.csv as published",
 	"binary":                 "binary data, not text (is it the right file?)",
@@ -113,10 +118,11 @@ var readsWith = map[string]string{
 	"slurmrestd": "QueueSnapshot", "scontrol": "QueueSnapshot",
 	"alibaba": "Alibaba", "alibaba-nodes": "Nodes", "nodes": "Nodes",
 	"helios": "GPUTrace", "acme": "GPUTrace", "philly": "GPUTrace", "pai": "GPUTrace",
+	"supercloud": "GPUTrace", "alcf": "GPUTrace",
 }
 
 const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting logs), slurmrestd, scontrol (queue snapshots), " +
-	"alibaba (the Alibaba GPU 2023 pod list), gpu (the Helios, Acme and Philly job tables, the Alibaba PAI 2020 job and task tables) and nodes (a machine's nodes)"
+	"alibaba (the Alibaba GPU 2023 pod list), gpu (the Helios, Acme and Philly job tables, the Alibaba PAI 2020 job and task tables, MIT SuperCloud's and ALCF's job tables, any job table by Options.ColumnMap) and nodes (a machine's nodes)"
 
 // The patterns sniff looks for, compiled at its first call rather than
 // at init: every program that imports the package (examples/simulate,
@@ -230,10 +236,12 @@ func sniffFrom(first string, raw, head []byte) string {
 		return "pbs"
 	case strings.Contains(first, "|") && isSacctHeader(first):
 		return "sacct"
+	case strings.HasPrefix(first, ";"):
+		// (before csvKind: an SWF header's comment naming the columns it
+		// came from, "; ...,id_job,time_submit", was a SuperCloud table)
+		return "swf"
 	case csvKind(first) != "":
 		return csvKind(first)
-	case strings.HasPrefix(first, ";"):
-		return "swf"
 	case reSWFLine().MatchString(first):
 		return "swf"
 	case sniffPAI(first) != "":

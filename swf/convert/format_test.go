@@ -69,6 +69,12 @@ func TestSniff(t *testing.T) {
 		// An SWF comment with commas and a status word in its fourth
 		// field is SWF, not a row of PAI's pai_job_table
 		{"; Note: jobs,users,groups,Failed,queues,partitions\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 -1 -1 -1\n", "swf"},
+		// An SWF comment naming the columns of the table it came from is
+		// SWF, not that table (it was "supercloud": GPUTrace read the
+		// trace as one, "0 jobs", and Sacct said "run with -from gpu")
+		{"; Source: columns,id_job,time_submit\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 -1 -1 -1\n", "swf"},
+		{";,job_id,gpu_num,submit_time,start_time\n", "swf"},
+		{"id_job\ttime_submit\n1\t1700000000\n", "supercloud"},
 	} {
 		if got, _, _ := sniff([]byte(c.in)); got != c.want {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)

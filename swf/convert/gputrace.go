@@ -151,13 +151,67 @@ import (
 // instances' start_time the authors' notebook measures a task's wait to
 // (from the task's start_time, analysis/utils.py): this wait is the job's,
 // as the README defines it.
+//
+// HPC job tables. GPUTrace also reads the job tables HPC centres publish,
+// told from the header line: "supercloud", a Slurm accounting-database
+// job table as MIT SuperCloud's slurm-log.csv (id_job, time_submit,
+// time_start, time_end in epoch seconds, 0 not reached; timelimit in
+// minutes, 4294967295 INFINITE and 4294967294 the partition's, which
+// Options.PartitionLimits fills; cpus_alloc, cpus_req, nodes_alloc;
+// state as Slurm's enum job_states or its word; id_user, id_group,
+// partition, job_name; tres_req, else tres_alloc, for the demand: 2
+// memory in MB, 4 nodes, 1001 and 1002 GPUs), and "alcf", an ALCF job
+// log (DIM_JOB_COMPOSITE: COBALT_JOBID, QUEUED_TIMESTAMP,
+// START_TIMESTAMP, END_TIMESTAMP as "2023-01-02 00:10:00[.ffffff]" in
+// Options.Location, WALLTIME_SECONDS, RUNTIME_SECONDS, CORES_USED,
+// CORES_REQUESTED, NODES_USED, NODES_REQUESTED, EXIT_STATUS,
+// USERNAME_GENID, PROJECT_NAME_GENID, QUEUE_NAME). With Options.ColumnMap
+// it reads any table with a header line, comma or tab separated, by the
+// columns the map names (Report.Format "table"). These are filled as the
+// accounting logs are (Result's doc): processors are cores, never GPUs
+// (which go into the demand line), requested time the time limit, user,
+// group and queue numbered; status from a Slurm state (Sacct's doc), or
+// from an exit status: 0 is 1, another 0. A table of nodes without cores
+// (ALCF without CORES_USED, a map without procs) takes nodes ×
+// Options.CoresPerNode, noted "processors from nodes x
+// Options.CoresPerNode"; without it the processors are -1, noted
+// "processors unknown (nodes only; give Options.CoresPerNode)" ("nodes x
+// Options.CoresPerNode over 16777216 processors (unknown)" past the
+// bound). Each time is read as epoch seconds or a timestamp ("2006-01-02
+// 15:04:05", with a T, a fraction, an offset or Z), counted in a Report
+// note. Reasons besides Sacct's: skipped "malformed record" (no readable
+// submit time, a row that does not split), "record listed again
+// (overlapping dumps)", "repeated header line", "another header line"
+// (tables concatenated: its columns apply from there on, found by name;
+// another table's header is an error); anomalies "unreadable
+// ROLE" (start, end, runtime, limit, procs, reqprocs, nodes, reqnodes,
+// gpus, tres_req, tres_alloc: -1, the error in Errors), "no job id",
+// "job id reused", "no state or exit status column (status -1)",
+// "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not
+// kept", "fewer fields than the header", "more fields than the header",
+// "fractional value rounded"; skipped "no submit time" too. Where the
+// names and units come from: README.md (in this directory).
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
-	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly", "pai")
+	also := []string{"helios", "acme", "philly", "pai", "supercloud", "alcf"}
+	if opt.ColumnMap != nil {
+		// The user's map says what the table is, whatever its header
+		// looks like (a header line sniff takes for another table's).
+		also = append(also, "", "alibaba", "alibaba-nodes", "nodes", "squeue", "sacct-fixed")
+	}
+	in, done, b, err := begin(r, &opt, "gpu", also...)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
+	switch {
+	case opt.ColumnMap != nil:
+		return readJobTable(in, b, mappedSchema(opt.ColumnMap))
+	case b.saw == "supercloud":
+		return readJobTable(in, b, superCloudSchema)
+	case b.saw == "alcf":
+		return readJobTable(in, b, alcfSchema)
+	}
 	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" && b.saw != "pai" {
 		return nil, &FormatError{Want: "gpu", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}
@@ -300,7 +354,8 @@ func (g *gpuReader) otherHeader(line string, num int) (bool, error) {
 	if !hasFold(line, "submit_time") {
 		return false, nil // a row: no allocation (csvKind's split, TestGPUTraceMemory)
 	}
-	if f, _, err := splitCSV(line, nil); err != nil || !allNames(f) || g.t.isHeader(f) {
+	sep := sepOf(line) // (a TSV's repeated header: "another header line" when split at commas)
+	if f, _, err := splitSep(line, sep, nil); err != nil || !allNames(f) || sep == g.t.sep && g.t.isHeader(f) {
 		return false, nil // (csvRow skips the repeated header)
 	}
 	kind := csvKind(line)
@@ -320,7 +375,7 @@ func (g *gpuReader) otherHeader(line string, num int) (bool, error) {
 // hasFold reports whether s holds sub, a lower-case ASCII word, in any case.
 func hasFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+		if (s[i]|0x20 == sub[0] || s[i] == sub[0]) && strings.EqualFold(s[i:i+len(sub)], sub) { // ("_": 0x5f|0x20 is not it)
 			return true
 		}
 	}

@@ -58,6 +58,9 @@ var formats = map[string]string{
 	"sacct-json": "Slurm sacct --json",
 	"jobcomp":    "Slurm jobcomp/filetxt",
 	"pbs":        "PBS/Torque accounting log",
+	"supercloud": "Slurm database job table (MIT SuperCloud slurm-log.csv)",
+	"alcf":       "job log of ALCF (DIM_JOB_COMPOSITE)",
+	"table":      "job table read by a column map",
 }
 
 // statusNotes say how each format's job states became SWF statuses.
@@ -65,6 +68,7 @@ var statusNotes = map[string]string{
 	"slurm": "Status from the job state, never the exit code: 1 COMPLETED; 0 FAILED, NODE_FAIL, OUT_OF_MEMORY, " +
 		"TIMEOUT (killed at its limit; run time kept), PREEMPTED, BOOT_FAIL, DEADLINE; 5 CANCELLED " +
 		"(before start: wait, run time and processors -1; after start: times kept)",
+	"exit": "Status from the exit status: 1 when 0, else 0 (the table has no job state)",
 	"pbs": "Status from the record that ended the job: 1 E with Exit_status 0; 0 E with another exit status " +
 		"(including -11, walltime exceeded); 5 D (deleted) or A (aborted), before or after the start",
 }
@@ -89,9 +93,12 @@ func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes
 		"Submit times are seconds after UnixStartTime (the first submit); job k is the k-th submitted. "+
 			"Queue is the partition (queue) numbered from 1; User, Group and Executable (the job name) are numbered "+
 			"from 1 in order of first use. Processors are CPUs (cores), never nodes. Memory is per processor, in KB.")
-	if b.format == "pbs" {
+	switch {
+	case b.format == "pbs":
 		h.Note = append(h.Note, statusNotes["pbs"])
-	} else {
+	case b.format == "alcf" || b.format == "table" && b.rep.States["exit 0"]+b.rep.States["exit other"] > 0:
+		h.Note = append(h.Note, statusNotes["exit"])
+	default:
 		h.Note = append(h.Note, statusNotes["slurm"])
 	}
 	if b.rep.Demands > 0 {

@@ -64,6 +64,32 @@ type Options struct {
 	// value takes the latest moment the input shows, a lower bound.
 	// Accounting conversions do not use it.
 	Now time.Time
+	// CoresPerNode is the cores of one node, for a job table that gives
+	// a job's nodes but not its cores (GPUTrace: an ALCF job log without
+	// CORES_USED, a ColumnMap with nodes and no procs): its processors
+	// are then nodes × CoresPerNode. 0, the default, guesses nothing:
+	// such a job's processors are -1, counted ("processors unknown
+	// (nodes only; give Options.CoresPerNode)").
+	CoresPerNode int64
+	// ColumnMap makes GPUTrace read any job table with a header line
+	// (comma or tab separated, fields optionally in double quotes) by
+	// the columns it names: a role (the keys below) → the header's name
+	// of its column (any letter case). submit is needed; the others are
+	// optional:
+	//
+	//	id, submit, start, end            job id; times (epoch seconds, or
+	//	                                  "2006-01-02 15:04:05" / RFC 3339,
+	//	                                  read in Location without an offset)
+	//	runtime, limit                    durations: seconds, or [D-]HH:MM:SS;
+	//	                                  "COLUMN:min" or "COLUMN:h" for minutes, hours
+	//	procs, reqprocs                   processors (cores) allocated, requested
+	//	nodes, reqnodes                   nodes allocated, requested
+	//	gpus                              GPUs in all (the demand line)
+	//	state, exit                       Slurm state word; exit code (0 → 1, else 0)
+	//	user, group, queue, name          numbered in the SWF
+	//
+	// The Report's Format is then "table" whatever the header looks like.
+	ColumnMap map[string]string
 }
 
 // Validate reports whether the options are usable.
@@ -78,6 +104,14 @@ func (o *Options) Validate() error {
 	for p, s := range o.PartitionLimits {
 		if s <= 0 {
 			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds", clip(p), s))
+		}
+	}
+	if o.CoresPerNode < 0 || o.CoresPerNode > maxProcs {
+		errs = append(errs, fmt.Errorf("convert: CoresPerNode %d is not in [0, %d]", o.CoresPerNode, maxProcs))
+	}
+	if o.ColumnMap != nil {
+		if err := checkColumnMap(o.ColumnMap); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if !o.Now.IsZero() && checkTime(o.Now.Unix()) != nil {
