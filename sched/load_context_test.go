@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -82,5 +83,64 @@ func TestLoadContextStopped(t *testing.T) {
 	}
 	if res, err := s.Finish(); !errors.Is(err, context.DeadlineExceeded) || res != nil {
 		t.Errorf("Finish after a stopped LoadContext: %v, result %v; want an error wrapping DeadlineExceeded and none", err, res != nil)
+	}
+}
+
+// A deadline that passes while Load sorts a log out of order is heard
+// within a piece of the sort (sortArrivals), not after it. Checked: fails
+// with the one SortFunc of before (LoadContext returns nil, the Sim not
+// done).
+func TestLoadContextDuringSort(t *testing.T) {
+	jobs := loadJobs(100000)
+	for i := range jobs {
+		jobs[i].ID, jobs[i].Submit = int64(i+1), int64(len(jobs)-i) // latest first
+	}
+	s, err := New(EASY(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// load's first look and one between each two pieces of loadEvery
+	// jobs; then done at the sort's first look.
+	pieces := (len(jobs) + loadEvery - 1) / loadEvery
+	ctx := &lateCtx{Context: context.Background(), after: pieces}
+	if err := s.LoadContext(ctx, jobs); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("LoadContext with a deadline during the sort: %v; want DeadlineExceeded", err)
+	}
+	if ctx.looks != pieces+1 {
+		t.Errorf("LoadContext looked at its context %d times, want %d (the sort stops at its first look that finds it done)", ctx.looks, pieces+1)
+	}
+	if err := s.RunUntil(100); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("RunUntil after a sort stopped: %v; want an error wrapping DeadlineExceeded", err)
+	}
+	// The same jobs without a deadline load and sort.
+	s, err = New(EASY(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LoadContext(context.Background(), jobs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sortArrivals sorts as one SortFunc does (the order is total): in one
+// piece, in pieces merged pairwise, and in an odd number of them of
+// which the last is short.
+func TestSortArrivals(t *testing.T) {
+	cmp := func(a, b arrival) int {
+		if a.at != b.at {
+			return int(a.at - b.at)
+		}
+		return int(a.k - b.k)
+	}
+	for _, n := range []int{0, 1, 100, sortPiece, sortPiece + 1, 2 * sortPiece, 3*sortPiece + 7, 5*sortPiece - 1} {
+		a := make([]arrival, n)
+		for i := range a {
+			a[i] = arrival{at: int64((i * 7919) % 1000), k: int32(i)}
+		}
+		want := slices.Clone(a)
+		slices.SortFunc(want, cmp)
+		if err := sortArrivals(context.Background(), a, cmp); err != nil || !slices.Equal(a, want) {
+			t.Errorf("%d arrivals: %v, sorted as SortFunc sorts them %v", n, err, slices.Equal(a, want))
+		}
 	}
 }

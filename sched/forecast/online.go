@@ -404,7 +404,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	qp := partOf(j)
 	for i := range pos {
 		w := &o.waiting[i]
-		ahead += float64(w.Size())
+		ahead += float64(max(w.Size(), 1)) // (an unknown size is 1, as in x[5])
 		if w.Queue == j.Queue && (qp < 0 || w.Partition == qp) {
 			if oldest < 0 {
 				oldest = o.snap.Now - w.Submit
@@ -422,6 +422,11 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	x[2] = math.Log(naive + floor)
 	x[3] = math.Log1p(ahead / P)
 	x[4] = float64(busy) / P
+	// The size features read an unknown size (SWF's −1) as 1 processor,
+	// as the log of the size must and as the quick forecast counts a
+	// waiting job of no size (startsNow): x[9] read it as −1/P, a job
+	// that gives processors back, x[3] took one from the jobs ahead.
+	// The size class (unknownSize) tells such a job from one of 1.
 	x[5] = math.Log(float64(max(j.Size(), 1)))
 	x[6] = math.Log(max(e, 0) + floor)
 	x[7] = 0
@@ -429,7 +434,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 		x[7] = 1
 	}
 	x[8] = math.Log1p(float64(pos))
-	x[9] = float64(j.Size()) / P
+	x[9] = float64(max(j.Size(), 1)) / P
 	lw, ok := o.lastW[sizeClass(j.Size())]
 	if !ok {
 		lw = int64(naive)

@@ -81,10 +81,13 @@ func (c HistoryConfig) Validate() error {
 // the job would be killed at e anyway. An estimate ≤ 0 is none (sched fills
 // one in before it predicts) and caps nothing. O(N) per event. Jobs
 // without a user (SWF's −1) are one user, as in pyss's and predictsim's
-// EASY++, whose histories are dictionaries keyed by the user number, −1
-// included, and which the peer tests reproduce: on a trace without users
-// a job is predicted from the machine's last run times. The zero value is
-// EASY++'s, as NewUserHistory(HistoryConfig{}) makes it.
+// EASY++ (read in their source: the job's user is SWF field 12 as
+// written, and EasyPlusPlusScheduler's and PredictorTsafrir's histories
+// are dictionaries keyed by it, −1 included), which the peer modes must
+// reproduce: on a trace without users a job is predicted from the
+// machine's last run times. (The peer references, KTH-SP2 and SDSC-SP2,
+// have no job without a user: TestUserHistoryNoUser pins the pooling.)
+// The zero value is EASY++'s, as NewUserHistory(HistoryConfig{}) makes it.
 type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType

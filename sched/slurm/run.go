@@ -65,8 +65,14 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	for _, o := range obs {
 		s.Observe(o)
 	}
-	jobs = p.limits(jobs)
-	jobs = p.exclusive(jobs)
+	// The passes over the jobs hear ctx every loadEvery jobs, as Load
+	// does (the Policy is spent).
+	if jobs, err = p.limits(ctx, jobs); err != nil {
+		return nil, err
+	}
+	if jobs, err = p.exclusive(ctx, jobs); err != nil {
+		return nil, err
+	}
 	// Every user's association exists from the start, as in Slurm's
 	// database, so that the tree does not change during the run.
 	var last int64
@@ -126,20 +132,26 @@ const loadEvery = 4096
 
 // limits returns jobs with each time limit as Slurm enforces it in
 // ReqTime: a job without one gets its partition's, and OverTimeLimit is
-// added. It copies only if some job changes.
-func (p *Policy) limits(jobs []swf.Job) []swf.Job {
+// added. It copies only if some job changes. It returns ctx's error once
+// ctx is done (looked at every loadEvery jobs).
+func (p *Policy) limits(ctx context.Context, jobs []swf.Job) ([]swf.Job, error) {
 	otl := p.cfg.OverTimeLimit
 	need := otl > 0
 	for i := 0; i < len(jobs) && !need; i++ {
 		need = jobs[i].ReqTime <= 0
 	}
 	if !need {
-		return jobs
+		return jobs, nil
 	}
 	out := make([]swf.Job, len(jobs))
 	copy(out, jobs)
 	var over []int // the lines counted in overKill
 	for i := range out {
+		if i%loadEvery == loadEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		j := &out[i]
 		if j.ReqTime <= 0 {
 			pt := &p.parts[p.partOf(j)]
@@ -169,7 +181,7 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 	if len(over) > 0 {
 		p.overKeys(out, over)
 	}
-	return out
+	return out, nil
 }
 
 // overKeys drops from overKill the keys whose first sane line in out is
@@ -224,13 +236,19 @@ func satAdd(a, b int64) int64 {
 
 // exclusive returns jobs with the jobs of an exclusive partition
 // (Partition.Exclusive) asking whole nodes, on a machine of nodes (one
-// pool has none). It copies only if some job changes.
-func (p *Policy) exclusive(jobs []swf.Job) []swf.Job {
+// pool has none). It copies only if some job changes. It returns ctx's
+// error once ctx is done (looked at every loadEvery jobs).
+func (p *Policy) exclusive(ctx context.Context, jobs []swf.Job) ([]swf.Job, error) {
 	if len(p.mach.Nodes) == 0 || !slices.ContainsFunc(p.parts, func(pt part) bool { return pt.Exclusive }) {
-		return jobs
+		return jobs, nil
 	}
 	copied := false
 	for i := range jobs {
+		if i%loadEvery == loadEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		j := &jobs[i]
 		if !p.parts[p.partOf(j)].Exclusive || j.Demand != nil && j.Demand.Exclusive {
 			continue
@@ -246,7 +264,7 @@ func (p *Policy) exclusive(jobs []swf.Job) []swf.Job {
 		}
 		j.Demand = &d
 	}
-	return jobs
+	return jobs, nil
 }
 
 // partOf is the index of job j's partition (the default one if it names
