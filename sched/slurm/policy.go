@@ -224,6 +224,11 @@ type jobRec struct {
 type part struct {
 	Partition
 	nodes int64 // its node count (the machine's if Nodes is nil)
+	// on tells, by the machine's node index, the nodes of a partition
+	// over some of them, named through Config.NodeNames (nil: every
+	// node, or names not known); Run confines its jobs to those
+	// (confine.go).
+	on []bool
 }
 
 const (
@@ -276,6 +281,9 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		if pt.Default && p.defPart < 0 {
 			p.defPart = i
 		}
+	}
+	if err := p.mapNodes(); err != nil {
+		return nil, err
 	}
 	if len(p.parts) == 0 {
 		p.parts = []part{{Partition: Partition{Name: "default", Default: true}, nodes: p.nodes}}

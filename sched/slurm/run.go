@@ -47,6 +47,10 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 		// loadEvery jobs and spends it.)
 		return nil, err
 	}
+	if p.confined() {
+		// Each node carries its partitions' resources (confine.go).
+		p.mach.Nodes = p.confineMachine()
+	}
 	cfg := p.mach
 	cfg.Scheduler = p
 	cfg.KillAtEstimate = true
@@ -67,6 +71,7 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	}
 	jobs = p.limits(jobs)
 	jobs = p.exclusive(jobs)
+	jobs = p.confine(jobs)
 	// Every user's association exists from the start, as in Slurm's
 	// database, so that the tree does not change during the run.
 	var last int64

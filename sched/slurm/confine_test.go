@@ -1,0 +1,106 @@
+package slurm_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+	"github.com/batchq/batchq/swf"
+)
+
+// TestPartitionNodesConfine: a partition over some nodes runs its jobs
+// there only, as Slurm's does, with the nodes named by slurm.conf's
+// NodeName lines. Four nodes of 4 CPUs; partition a on n1–n2, b on n3–n4.
+// Three 4-CPU jobs of a at 0: two start on n1 and n2, the third waits for
+// one of them (100 s) although n3 and n4 are free; a job of b at 10
+// starts at once on n3 or n4 (b shares no node with a, so a's failure
+// does not stop it). Backfill plans on the named nodes (PlanMisses ok)
+// and never plans a start the machine refuses (a plan over every node put
+// the third job on n3, and the machine refused it).
+//
+// Checked: without the partitions' resources (confine.go's Run lines)
+// the third job started at 0 on n3; without nodeFit's mask the plan
+// found n3 free, refused counted its starts; with the old usesNodePlan,
+// PlanMisses was not ok (the pool plan served).
+func TestPartitionNodesConfine(t *testing.T) {
+	conf := `NodeName=n[1-4] CPUs=4
+PartitionName=a Nodes=n[1-2] Default=YES
+PartitionName=b Nodes=n[3-4]
+SchedulerParameters=bf_interval=5,bf_resolution=10
+`
+	site, _, err := slurm.ParseConf(strings.NewReader(conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.NamedNodes = true
+	site.PartitionNames = map[int64]string{1: "a", 2: "b"}
+	p, err := slurm.New(site, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 4, Cores: 4}}, KeepShares: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := func(id, submit, queue, run int64) swf.Job {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Queue, j.AllocProcs, j.ReqProcs, j.RunTime, j.ReqTime = id, submit, queue, 4, 4, run, 200
+		j.Demand = &swf.Demand{Nodes: 1}
+		return j
+	}
+	jobs := []swf.Job{job(1, 0, 1, 100), job(2, 0, 1, 100), job(3, 0, 1, 100), job(4, 10, 2, 50)}
+	res, err := p.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range res.Records {
+		sh := res.Shares(k)
+		if len(sh) != 1 {
+			t.Fatalf("job %d: on %d nodes; want 1", r.Job.ID, len(sh))
+		}
+		want := []int{0, 1}
+		if r.Job.Queue == 2 {
+			want = []int{2, 3}
+		}
+		if sh[0].Node != want[0] && sh[0].Node != want[1] {
+			t.Errorf("job %d of partition %d ran on node %d; want one of %v", r.Job.ID, r.Job.Queue, sh[0].Node, want)
+		}
+		switch r.Job.ID {
+		case 3:
+			if r.Start < 100 {
+				t.Errorf("job 3 started at %d, before a node of partition a was free (100)", r.Start)
+			}
+		case 4:
+			if r.Start > 20 {
+				t.Errorf("job 4 started at %d; want at once (its partition's nodes are free)", r.Start)
+			}
+		}
+	}
+	drift, refused, ok := p.PlanMisses()
+	if !ok || drift != 0 || refused != 0 {
+		t.Errorf("PlanMisses: drift %d, refused %d, named nodes %v; want 0, 0, true", drift, refused, ok)
+	}
+}
+
+// TestNodeNamesChecked: NodeNames that do not number the machine's nodes
+// are refused by New; a partition's node not among them by Validate;
+// ParseConf leaves NodeNames empty, with a note, where a partition names
+// a node no NodeName line does (its line in an Include'd file).
+func TestNodeNamesChecked(t *testing.T) {
+	machine := sched.Config{Nodes: []swf.Node{{Name: "n", Count: 4, Cores: 4}}}
+	if _, err := slurm.New(slurm.Config{NodeNames: []string{"n1", "n2"}}, machine); err == nil || !strings.Contains(err.Error(), "2 NodeNames for a machine of 4") {
+		t.Errorf("2 names for 4 nodes: %v", err)
+	}
+	c := slurm.Config{NodeNames: []string{"n1", "n2"}, Partitions: []slurm.Partition{{Name: "a", Nodes: []string{"n3"}}}}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), `node "n3" is not among NodeNames`) {
+		t.Errorf("a partition's node not named: %v", err)
+	}
+	if err := (slurm.Config{NodeNames: []string{"n1", "n1"}}).Validate(); err == nil || !strings.Contains(err.Error(), "named twice") {
+		t.Errorf("a name twice: %v", err)
+	}
+	site, notes, err := slurm.ParseConf(strings.NewReader("NodeName=n[1-2]\nPartitionName=a Nodes=n[1-3]\n"))
+	if err != nil || site.NodeNames != nil {
+		t.Fatalf("ParseConf: %v, NodeNames %v; want none", err, site.NodeNames)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "n3 is on no NodeName line") {
+		t.Errorf("no note of the unnamed node in %q", notes)
+	}
+}
