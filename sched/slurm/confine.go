@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -72,29 +73,34 @@ func (p *Policy) confined() bool {
 }
 
 // confineMachine gives each node of the machine its partitions'
-// resources (partKey), splitting node kinds where partitions part them.
+// resources (partKey), splitting node kinds where partitions part them
+// (a new kind where a node's kind or partitions differ from the node
+// before it: a kind's map is made once, not a node's).
 func (p *Policy) confineMachine() []swf.Node {
 	var out []swf.Node
+	sig, prev := make([]bool, len(p.parts)), make([]bool, len(p.parts))
 	node := 0
-	for _, kind := range p.mach.Nodes {
+	for k, kind := range p.mach.Nodes {
 		for c := int64(0); c < kind.Count; c++ {
-			named := maps.Clone(kind.Named)
-			if named == nil {
-				named = map[string]int64{}
-			}
 			for i, pt := range p.parts {
-				if pt.on != nil && pt.on[node] {
-					named[p.partKey(i)] = partAmount
-				}
+				sig[i] = pt.on != nil && pt.on[node]
 			}
 			node++
-			if k := len(out) - 1; k >= 0 && out[k].Name == kind.Name && maps.Equal(out[k].Named, named) &&
-				out[k].Cores == kind.Cores && out[k].Memory == kind.Memory && out[k].GPUs == kind.GPUs && out[k].GPUModel == kind.GPUModel {
-				out[k].Count++
+			if c > 0 && slices.Equal(sig, prev) {
+				out[len(out)-1].Count++
 				continue
 			}
-			nk := kind
-			nk.Count, nk.Named = 1, named
+			copy(prev, sig)
+			nk := p.mach.Nodes[k]
+			nk.Count, nk.Named = 1, maps.Clone(kind.Named)
+			for i := range p.parts {
+				if sig[i] {
+					if nk.Named == nil {
+						nk.Named = map[string]int64{}
+					}
+					nk.Named[p.partKey(i)] = partAmount
+				}
+			}
 			out = append(out, nk)
 		}
 	}
@@ -126,4 +132,118 @@ func (p *Policy) confine(jobs []swf.Job) []swf.Job {
 		j.Demand = &d
 	}
 	return jobs
+}
+
+// partPlace is the placement of a run whose partitions lie on some
+// nodes: while the main scheduler runs, the nodes of the partitions that
+// failed in the run are out of it for every later job (_schedule takes
+// each failed partition's node_bitmap out of avail_node_bitmap), so a job
+// of a partition that shares some nodes with a failed one starts on its
+// other nodes. removed marks them; a job starts only where it is false
+// (room checks first that it fits there).
+type partPlace struct {
+	inner   sched.Placement
+	removed []bool
+	any     bool // some node is removed
+	masked  bool // Choose keeps off the removed nodes
+	buf     []sched.NodeFree
+}
+
+// Choose implements sched.Placement.
+func (pp *partPlace) Choose(j *sched.Job, fits []sched.NodeFree) int {
+	if !pp.masked {
+		return pp.inner.Choose(j, fits)
+	}
+	pp.buf = pp.buf[:0]
+	for _, f := range fits {
+		if !pp.removed[f.Node] {
+			pp.buf = append(pp.buf, f)
+		}
+	}
+	if len(pp.buf) == 0 { // never: room found one
+		return pp.inner.Choose(j, fits)
+	}
+	c := pp.inner.Choose(j, pp.buf)
+	if c < 0 || c >= len(pp.buf) {
+		c = 0
+	}
+	return slices.IndexFunc(fits, func(f sched.NodeFree) bool { return f.Node == pp.buf[c].Node })
+}
+
+// FirstFit passes the inner placement's first-fit jobs on to sched's
+// first fit while no node is masked.
+func (pp *partPlace) FirstFit(j *sched.Job) bool {
+	f, ok := pp.inner.(interface{ FirstFit(*sched.Job) bool })
+	return ok && !pp.masked && f.FirstFit(j)
+}
+
+// Name implements sched.Placement.
+func (pp *partPlace) Name() string { return pp.inner.Name() }
+
+// reset puts every node back, at the start of a main scheduler run.
+func (pp *partPlace) reset() {
+	if pp.any {
+		clear(pp.removed)
+		pp.any = false
+	}
+}
+
+// fail takes partition pt's nodes out of the rest of the run.
+func (pp *partPlace) fail(pt *part) {
+	for n := range pp.removed {
+		if pt.on == nil || pt.on[n] {
+			pp.removed[n] = true
+			pp.any = true
+		}
+	}
+}
+
+// room tells whether job r may be tried in this main scheduler run
+// (try: its partition keeps at least its nodes outside the failed
+// partitions'; otherwise _schedule passes over it without failing its
+// partition) and whether it fits there now (fits: a node of its
+// partition outside them has its CPUs, memory and GPUs free, or whole
+// for an exclusive job; as many nodes as it asks).
+func (p *Policy) room(pass *sched.Pass, r *jobRec) (try, fits bool) {
+	pp, pt := p.pp, &p.parts[r.part]
+	if !pp.any {
+		return true, true
+	}
+	left := int64(0)
+	for n, out := range pp.removed {
+		if !out && (pt.on == nil || pt.on[n]) {
+			left++
+		}
+	}
+	if left < r.minNodes {
+		return false, false
+	}
+	j := p.ptr(pass, r)
+	if j == nil {
+		return true, false
+	}
+	d := j.Demand()
+	if d.Nodes < 1 {
+		return true, true // spread over the machine: not confined (confine)
+	}
+	cores := d.Cores
+	if cores == 0 {
+		cores = (j.Size() + d.Nodes - 1) / d.Nodes
+	}
+	found := int64(0)
+	for _, nf := range pass.Nodes() {
+		n := nf.Node
+		if pp.removed[n] || pt.on != nil && !pt.on[n] {
+			continue
+		}
+		k := p.mach.Nodes[nf.Kind]
+		if d.Exclusive {
+			if nf.Cores == k.Cores && nf.Memory == k.Memory && nf.GPUs == 1000*k.GPUs {
+				found++
+			}
+		} else if nf.Cores >= cores && nf.Memory >= d.Memory && nf.GPUs >= d.GPUs {
+			found++
+		}
+	}
+	return true, found >= d.Nodes
 }

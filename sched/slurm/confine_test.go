@@ -104,3 +104,51 @@ func TestNodeNamesChecked(t *testing.T) {
 		t.Errorf("no note of the unnamed node in %q", notes)
 	}
 }
+
+// TestFailedPartitionNodes: in a main scheduler run, a job that does not
+// fit fails its own partition only, and takes that partition's nodes out
+// of the run (_schedule's _failed_partition and avail_node_bitmap): a
+// partition that shares some nodes with it runs on its others. Three
+// nodes of 8 CPUs, a on n1–n2, b on n2–n3, no backfill (sched/builtin):
+// jobs 1 (8 CPUs) and 2 (4) of a take n1 and half of n2; job 3 of a (8)
+// fails; job 4 of b (4 CPUs) starts in the same run on n3, not on n2's free half,
+// which cons_tres's tightest fit would choose were n2 still in the run.
+//
+// Checked: with blocked's old rule (a partition sharing a node with a
+// failed one is passed over) job 4 waited for job 1's end (100); without
+// the mask of the failed partition's nodes it started on n2.
+func TestFailedPartitionNodes(t *testing.T) {
+	conf := `NodeName=n[1-3] CPUs=8
+SchedulerType=sched/builtin
+PartitionName=a Nodes=n[1-2] Default=YES
+PartitionName=b Nodes=n[2-3]
+`
+	site, _, err := slurm.ParseConf(strings.NewReader(conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.PartitionNames = map[int64]string{1: "a", 2: "b"}
+	p, err := slurm.New(site, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 3, Cores: 8}}, KeepShares: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := func(id, queue, cpus int64) swf.Job {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Queue, j.AllocProcs, j.ReqProcs, j.RunTime, j.ReqTime = id, 0, queue, cpus, cpus, 100, 200
+		j.Demand = &swf.Demand{Nodes: 1}
+		return j
+	}
+	res, err := p.Run(context.Background(), []swf.Job{job(1, 1, 8), job(2, 1, 4), job(3, 1, 8), job(4, 2, 4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := res.Records[0].Start // the run after the submissions (batch_sched_delay)
+	for k, r := range res.Records {
+		if r.Job.ID != 4 {
+			continue
+		}
+		if sh := res.Shares(k); r.Start != first || len(sh) != 1 || sh[0].Node != 2 {
+			t.Errorf("job 4 of b started at %d on %v; want at %d (job 1's start) on node 2 (n3)", r.Start, sh, first)
+		}
+	}
+}

@@ -21,6 +21,9 @@ import (
 type Policy struct {
 	cfg  Config
 	mach sched.Config
+	// pp keeps main scheduler starts off the failed partitions' nodes
+	// under Run when partitions lie on some nodes (confine.go).
+	pp *partPlace
 
 	// The machine as Slurm counts it: nodes (node_record_count), CPUs
 	// (cluster_cpus), and the CPUs of one node, which a backfill

@@ -60,6 +60,12 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 		p.ns = newNodeSpace(p.mach.Nodes)
 		cfg.Placement = &nodePlace{inner: cfg.Placement, ns: p.ns}
 	}
+	if p.confined() {
+		// The main scheduler keeps later jobs off the nodes of the
+		// partitions that failed in its run (confine.go).
+		p.pp = &partPlace{inner: cfg.Placement, removed: make([]bool, p.nodes)}
+		cfg.Placement = p.pp
+	}
 	s, err := sched.New(cfg)
 	if err != nil {
 		return nil, err
