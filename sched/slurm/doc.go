@@ -14,10 +14,7 @@
 // processors is P nodes of one CPU; sched.Config.Nodes in the machine
 // gives Slurm's nodes. Each Config field says what the model does with its
 // slurm.conf key, as Slurm's source does it; sched/slurm/README.md walks
-// through the threads, their timing and the costs. Under Run a
-// partition over some nodes keeps its jobs there when Config.NodeNames
-// names the machine's nodes (ParseConf reads the NodeName lines; jobs
-// spread over the machine, swf.Demand.Nodes 0, run anywhere). Jobs are killed
+// through the threads, their timing and the costs. Jobs are killed
 // at their time limit plus OverTimeLimit; a job no partition can run is
 // cancelled and counted (Policy.Unrunnable). Policy.Schedule alone, without
 // Run, makes it a sched.Scheduler for other simulators.
