@@ -200,8 +200,8 @@ func (pp *partPlace) fail(pt *part) {
 
 // room tells whether job r may be tried in this main scheduler run
 // (try: its partition keeps at least its nodes outside the failed
-// partitions'; otherwise _schedule passes over it without failing its
-// partition) and whether it fits there now (fits: a node of its
+// partitions'; otherwise _schedule fails its partition without trying
+// it: min_nodes above the overlap, "goto fail_this_part") and whether it fits there now (fits: a node of its
 // partition outside them has its CPUs, memory and GPUs free, or whole
 // for an exclusive job; as many nodes as it asks).
 func (p *Policy) room(pass *sched.Pass, r *jobRec) (try, fits bool) {

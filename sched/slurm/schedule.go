@@ -407,14 +407,13 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 		if r.held != "" || p.blocked(r.part, failed) {
 			continue
 		}
+		// Where too few nodes of its partition are left in this run (not
+		// try), _schedule fails its partition without trying it.
 		try, fits := true, true
 		if p.pp != nil {
 			try, fits = p.room(pass, r)
 		}
-		if !try {
-			continue // too few nodes of its partition left in this run
-		}
-		if fits && r.cpus <= pass.Free() {
+		if try && fits && r.cpus <= pass.Free() {
 			if p.pp != nil {
 				p.pp.masked = p.pp.any
 			}
