@@ -112,11 +112,12 @@ type Config struct {
 
 	// NodeNames are the site's nodes in slurm.conf's order (NodeName
 	// lines, expanded): the machine's nodes, in sched.Config.Nodes order,
-	// are these. With them a partition's Nodes confine its jobs to those
-	// nodes under Run, as Slurm's partition node bitmap does (empty: the
-	// machine's nodes are unnamed, and a partition's Nodes give only its
-	// node count, its jobs running on any node). Run checks that they
-	// number the machine's nodes.
+	// are these. With them a partition's Nodes confine its jobs of a node
+	// count (swf.Demand.Nodes; a job spread over the machine runs
+	// anywhere) to those nodes under Run, as Slurm's partition node
+	// bitmap does (empty: the machine's nodes are unnamed, and a
+	// partition's Nodes give only its node count, its jobs running on any
+	// node). New checks that they number the machine's nodes.
 	NodeNames []string
 
 	// Partitions are the site's partitions (PartitionName lines). None is
