@@ -112,6 +112,9 @@ func (p *Policy) confineMachine() []swf.Node {
 // if any changes). A job spread over the machine (swf.Demand.Nodes 0, or
 // no Demand) can ask no named resource and is left to run anywhere.
 func (p *Policy) confine(jobs []swf.Job) []swf.Job {
+	if !p.confined() {
+		return jobs // no partition on some nodes: no job to look at
+	}
 	copied := false
 	for i := range jobs {
 		j := &jobs[i]
