@@ -63,12 +63,13 @@ func TestJSONKeys(t *testing.T) {
 // fstiers and fstiersruns from the runs of site fs-tiers, another family
 // of weights and backfill parameters; region gres from the two runs of
 // the site of memory and GPUs (gresSite), gresexcl from those of its
-// sibling with exclusive jobs (gresExclSite).
+// sibling with exclusive jobs (gresExclSite); parts from those of the
+// held-out site of partitions over different nodes (partsSite).
 func TestReadme(t *testing.T) {
 	for _, c := range []struct {
 		region string
 		paths  [2]string
-	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}, {"gres", gresPaths}, {"gresexcl", gresExclPaths}} {
+	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}, {"gres", gresPaths}, {"gresexcl", gresExclPaths}, {"parts", partsPaths}} {
 		var recs [2]*recording
 		for k, path := range c.paths {
 			rec, err := readRecording(path)
@@ -141,6 +142,11 @@ var gresPaths = [2]string{"testdata/gres.json", "testdata/gres2.json"}
 // and exclusive jobs (gresExclSite; BATCHQ_SLURMCHECK_SITE=gres-excl).
 var gresExclPaths = [2]string{"testdata/gresexcl.json", "testdata/gresexcl2.json"}
 
+// partsPaths are the two recorded runs of the site of partitions over
+// different nodes, classic fair share and a binding bf_max_job_test
+// (partsSite; BATCHQ_SLURMCHECK_SITE=parts).
+var partsPaths = [2]string{"testdata/parts.json", "testdata/parts2.json"}
+
 // oneNodePaths are the two recorded runs of the one-node site.
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
 
@@ -158,6 +164,7 @@ func TestPlan(t *testing.T) {
 		{siteNamed(t, "fs-tiers"), tiersRuns, ""},
 		{siteNamed(t, "gres"), gresPaths[:], ""},
 		{siteNamed(t, "gres-excl"), gresExclPaths[:], ""},
+		{siteNamed(t, "parts"), partsPaths[:], ""},
 		{&oneNode, oneNodePaths[:], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
 	} {
 		for _, path := range c.paths {

@@ -136,7 +136,30 @@ var liveSites = []liveSite{
 	oneNode,
 	gresSite,
 	gresExclSite,
+	partsSite,
 }
+
+// partsSched is the held-out site's priority and backfill: siteSched's
+// weights under classic fair share (PriorityFlags=NO_FAIR_TREE), and
+// backfill testing at most 20 jobs a cycle, fewer than the queue holds.
+var partsSched = strings.Replace(siteSched, "bf_max_job_test=50", "bf_max_job_test=20", 1) + "PriorityFlags=NO_FAIR_TREE\n"
+
+// partsPartitions: the three partitions over different nodes of the
+// four: debug on n1–n2, long on n3–n4 (disjoint), batch on n2–n4
+// (overlapping both); usage charged at each job's end (limits).
+const partsPartitions = `AccountingStorageEnforce=associations,limits
+PartitionName=debug Nodes=n[1-2] MaxTime=2 DefaultTime=1 PriorityJobFactor=10 State=UP
+PartitionName=batch Nodes=n[2-4] MaxTime=5 DefaultTime=2 PriorityJobFactor=5 Default=YES State=UP
+PartitionName=long Nodes=n[3-4] MaxTime=10 DefaultTime=5 PriorityJobFactor=1 State=UP
+`
+
+// partsSite is the held-out site: the four-node machine, workload and
+// fair-share tree, with partitions over different node sets
+// (partsPartitions), classic fair share and a binding bf_max_job_test
+// (partsSched). A job runs only on its partition's nodes.
+var partsSite = liveSite{Name: "parts", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
+	Plan: fourNodeBursts,
+	Conf: partsSched + partsPartitions}
 
 // gresSite is the site of memory and GPUs: the live site's weights,
 // partitions and fair-share tree on its four nodes of 16 CPUs, each with

@@ -110,6 +110,16 @@ type Config struct {
 	// two runs is never charged.
 	EnforceLimits bool
 
+	// NodeNames are the site's nodes in slurm.conf's order (NodeName
+	// lines, expanded): the machine's nodes, in sched.Config.Nodes order,
+	// are these. With them a partition's Nodes confine its jobs of a node
+	// count (swf.Demand.Nodes; a job spread over the machine runs
+	// anywhere) to those nodes under Run, as Slurm's partition node
+	// bitmap does (empty: the machine's nodes are unnamed, and a
+	// partition's Nodes give only its node count, its jobs running on any
+	// node). New checks that they number the machine's nodes.
+	NodeNames []string
+
 	// Partitions are the site's partitions (PartitionName lines). None is
 	// one partition over the whole machine. A job's partition is its SWF
 	// Queue number, named by PartitionNames; −1, and 0 when no name or

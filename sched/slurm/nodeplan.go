@@ -218,14 +218,13 @@ func (n *nodePlace) Name() string { return n.inner.Name() }
 
 // usesNodePlan reports whether Run plans backfill on named nodes:
 // Config.NamedNodes on a machine of several nodes, every partition over
-// all of them (the model does not map partitions' node names to the
-// machine's nodes).
+// all of them or over nodes Config.NodeNames names (part.on).
 func (p *Policy) usesNodePlan() bool {
 	if !p.cfg.NamedNodes || len(p.mach.Nodes) == 0 || p.nodes < 2 {
 		return false
 	}
 	for _, pt := range p.parts {
-		if pt.Nodes != nil && int64(len(pt.Nodes)) != p.nodes {
+		if pt.on == nil && pt.nodes != p.nodes {
 			return false
 		}
 	}
@@ -520,8 +519,11 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 		if i, _ := slices.BinarySearch(ns.ends, startRes+1); i < len(ns.ends) {
 			later = ns.ends[i]
 		}
+		// Only the partition's nodes (_attempt_backfill starts from
+		// part_ptr->node_bitmap).
+		on := p.parts[r.part].on
 		for n := range ns.usable {
-			ns.usable[n] = !ns.reserved(n, startRes, end)
+			ns.usable[n] = (on == nil || on[n]) && !ns.reserved(n, startRes, end)
 		}
 		best := ns.willRun(r.cpus, now, p.epoch)
 		if best == never {

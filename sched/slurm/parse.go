@@ -188,7 +188,7 @@ func (p *confParser) note(line int, format string, args ...any) {
 
 // confReasons say why a common key is left out.
 var confReasons = map[string]string{
-	"nodename":                 "nodes come from the simulated machine",
+	"nodename":                 "nodes come from the simulated machine (their names, in order, are its nodes')",
 	"frontendname":             "nodes come from the simulated machine",
 	"downnodes":                "nodes come from the simulated machine",
 	"include":                  "included files are not read: append their text",
@@ -228,6 +228,14 @@ func (p *confParser) line(s string, num int) error {
 				return p.partition(kv.value, pairs[i+1:], num)
 			case "nodeset":
 				return p.nodeSet(kv.value, pairs[i+1:], num)
+			case "nodename":
+				if !strings.EqualFold(kv.value, "DEFAULT") {
+					names, err := expandHostlist(kv.value, &p.names, nil)
+					if err != nil {
+						return fmt.Errorf("slurm.conf line %d: NodeName: %w", num, err)
+					}
+					p.c.NodeNames = append(p.c.NodeNames, names...)
+				}
 			}
 			p.ignore(kv.key, num, confReasons[lk])
 			return nil
@@ -665,6 +673,7 @@ func (p *confParser) finish() (Config, []string, error) {
 		p.notes = append(p.notes, "note: PriorityType not set: the weights are used as priority/multifactor does "+
 			"(Slurm 22.05 and older default to priority/basic, which ignores them)")
 	}
+	p.checkNodeNames(&c)
 	var defaults []string
 	for _, pt := range c.Partitions {
 		if pt.Default {
@@ -684,6 +693,37 @@ func (p *confParser) finish() (Config, []string, error) {
 		out = append(out, s)
 	}
 	return c, append(out, p.notes...), nil
+}
+
+// checkNodeNames leaves c.NodeNames empty, with a note, when they cannot
+// name the machine's nodes: a name given twice, or a partition's node
+// that no NodeName line names (its line in an Include'd file, which is
+// not read). Partitions then confine no job to their nodes.
+func (p *confParser) checkNodeNames(c *Config) {
+	if len(c.NodeNames) == 0 {
+		return
+	}
+	at := make(map[string]bool, len(c.NodeNames))
+	why := ""
+	for _, n := range c.NodeNames {
+		if at[n] {
+			why = "node " + confClip(n) + " is named twice"
+			break
+		}
+		at[n] = true
+	}
+	for i := 0; why == "" && i < len(c.Partitions); i++ {
+		for _, n := range c.Partitions[i].Nodes {
+			if !at[n] {
+				why = "partition " + confClip(c.Partitions[i].Name) + "'s node " + confClip(n) + " is on no NodeName line"
+				break
+			}
+		}
+	}
+	if why != "" {
+		c.NodeNames = nil
+		p.notes = append(p.notes, "note: "+why+": the NodeName lines do not name the machine's nodes, and partitions confine no job to their nodes")
+	}
 }
 
 // confLines renders line numbers: "line 3", "lines 3, 5-7 and 12 more".

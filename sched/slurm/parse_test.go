@@ -37,6 +37,7 @@ func TestParseConfSite(t *testing.T) {
 		BackfillMaxJobUser: 20, BackfillContinue: true, SchedInterval: 30, SchedMinInterval: 2,
 		OverTimeLimit: 120,
 		EnforceLimits: true, // associations,limits,qos
+		NodeNames:     slices.Concat(nodes("cn", 1, 128, 3), nodes("gpu", 1, 8, 2), []string{"bigmem1", "bigmem2"}),
 		Partitions: []Partition{
 			{Name: "debug", Nodes: nodes("cn", 1, 4, 3), MaxTime: 1800, DefaultTime: 600, MaxNodes: 2,
 				PriorityJobFactor: 10, PriorityTier: 1},

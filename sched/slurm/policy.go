@@ -21,6 +21,9 @@ import (
 type Policy struct {
 	cfg  Config
 	mach sched.Config
+	// pp keeps main scheduler starts off the failed partitions' nodes
+	// under Run when partitions lie on some nodes (confine.go).
+	pp *partPlace
 
 	// The machine as Slurm counts it: nodes (node_record_count), CPUs
 	// (cluster_cpus), and the CPUs of one node, which a backfill
@@ -224,6 +227,11 @@ type jobRec struct {
 type part struct {
 	Partition
 	nodes int64 // its node count (the machine's if Nodes is nil)
+	// on tells, by the machine's node index, the nodes of a partition
+	// over some of them, named through Config.NodeNames (nil: every
+	// node, or names not known); Run confines its jobs to those
+	// (confine.go).
+	on []bool
 }
 
 const (
@@ -276,6 +284,9 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		if pt.Default && p.defPart < 0 {
 			p.defPart = i
 		}
+	}
+	if err := p.mapNodes(); err != nil {
+		return nil, err
 	}
 	if len(p.parts) == 0 {
 		p.parts = []part{{Partition: Partition{Name: "default", Default: true}, nodes: p.nodes}}

@@ -47,6 +47,10 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 		// loadEvery jobs and spends it.)
 		return nil, err
 	}
+	if p.confined() {
+		// Each node carries its partitions' resources (confine.go).
+		p.mach.Nodes = p.confineMachine()
+	}
 	cfg := p.mach
 	cfg.Scheduler = p
 	cfg.KillAtEstimate = true
@@ -55,6 +59,12 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 		// tells where each job went.
 		p.ns = newNodeSpace(p.mach.Nodes)
 		cfg.Placement = &nodePlace{inner: cfg.Placement, ns: p.ns}
+	}
+	if p.confined() {
+		// The main scheduler keeps later jobs off the nodes of the
+		// partitions that failed in its run (confine.go).
+		p.pp = &partPlace{inner: cfg.Placement, removed: make([]bool, p.nodes)}
+		cfg.Placement = p.pp
 	}
 	s, err := sched.New(cfg)
 	if err != nil {
@@ -73,6 +83,7 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	if jobs, err = p.exclusive(ctx, jobs); err != nil {
 		return nil, err
 	}
+	jobs = p.confine(jobs)
 	// Every user's association exists from the start, as in Slurm's
 	// database, so that the tree does not change during the run.
 	var last int64

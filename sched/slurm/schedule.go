@@ -389,6 +389,9 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	}
 	var failed []int
 	allFailed := false
+	if p.pp != nil {
+		p.pp.reset()
+	}
 	depth := 0
 	for _, r := range p.queue {
 		if r.out && (r.running || r.gone) {
@@ -404,10 +407,28 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 		if r.held != "" || p.blocked(r.part, failed) {
 			continue
 		}
-		if r.cpus <= pass.Free() && p.start(pass, r, false) {
-			continue
+		// Where too few nodes of its partition are left in this run (not
+		// try), _schedule fails its partition without trying it.
+		try, fits := true, true
+		if p.pp != nil {
+			try, fits = p.room(pass, r)
+		}
+		if try && fits && r.cpus <= pass.Free() {
+			if p.pp != nil {
+				p.pp.masked = p.pp.any
+			}
+			ok := p.start(pass, r, false)
+			if p.pp != nil {
+				p.pp.masked = false
+			}
+			if ok {
+				continue
+			}
 		}
 		failed = append(failed, r.part)
+		if p.pp != nil {
+			p.pp.fail(&p.parts[r.part])
+		}
 		if p.parts[r.part].Nodes == nil {
 			allFailed = true
 		}
@@ -423,7 +444,13 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 }
 
 // blocked reports whether partition i shares nodes with a failed one.
+// With partitions on named nodes (p.pp), only a partition that failed
+// itself is (_failed_partition): one that shares some nodes with a
+// failed one runs on its others (room).
 func (p *Policy) blocked(i int, failed []int) bool {
+	if p.pp != nil {
+		return slices.Contains(failed, i)
+	}
 	for _, f := range failed {
 		if f == i || p.overlap(f, i) {
 			return true

@@ -13,7 +13,8 @@ import (
 // Validate reports a value Slurm would refuse or this model cannot use:
 // a negative weight or time, a time above 2^40 s (sanitize.MaxTime: it
 // is added to simulated times), a partition without a name or named twice,
-// a DefaultTime above its partition's MaxTime, a negative QOS priority,
+// a DefaultTime above its partition's MaxTime, a node named twice or a
+// partition's node not among NodeNames (given any), a negative QOS priority,
 // an association under an account that is not in the tree, or a cycle of
 // accounts. Each error names the field and the value.
 func (c Config) Validate() error {
@@ -87,6 +88,9 @@ func (c Config) Validate() error {
 		}
 		seen[pt.Name] = true
 	}
+	if err := c.validateNodeNames(); err != nil {
+		return err
+	}
 	// The first bad QOS by name: a map's order would name another one
 	// from call to call when several are bad.
 	for _, name := range slices.Sorted(maps.Keys(c.QOS)) {
@@ -95,6 +99,34 @@ func (c Config) Validate() error {
 		}
 	}
 	return c.validateTree()
+}
+
+// validateNodeNames checks NodeNames as slurmctld checks its node table:
+// no empty or repeated name, and, given names, none a partition's Nodes
+// name outside them (slurmctld refuses "Invalid node names in
+// partition").
+func (c Config) validateNodeNames() error {
+	if len(c.NodeNames) == 0 {
+		return nil
+	}
+	at := make(map[string]bool, len(c.NodeNames))
+	for i, n := range c.NodeNames {
+		switch {
+		case n == "":
+			return fmt.Errorf("slurm: NodeNames[%d] is empty", i)
+		case at[n]:
+			return fmt.Errorf("slurm: node %q named twice in NodeNames", n)
+		}
+		at[n] = true
+	}
+	for _, pt := range c.Partitions {
+		for _, n := range pt.Nodes {
+			if !at[n] {
+				return fmt.Errorf("slurm: partition %q: node %q is not among NodeNames", pt.Name, n)
+			}
+		}
+	}
+	return nil
 }
 
 // errTree is the root of the fair-share tree's errors.
