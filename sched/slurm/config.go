@@ -117,7 +117,9 @@ type Config struct {
 	// anywhere) to those nodes under Run, as Slurm's partition node
 	// bitmap does (empty: the machine's nodes are unnamed, and a
 	// partition's Nodes give only its node count, its jobs running on any
-	// node). New checks that they number the machine's nodes.
+	// node). New checks that they number the machine's nodes where a
+	// partition runs on some of them only (else they confine nothing and
+	// a machine of another size is no error).
 	NodeNames []string
 
 	// Partitions are the site's partitions (PartitionName lines). None is

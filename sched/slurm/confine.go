@@ -40,6 +40,13 @@ func (p *Policy) mapNodes() error {
 		return nil
 	}
 	if int64(len(names)) != p.nodes {
+		if !p.someSubset(names) {
+			// Every partition spans every named node: nothing to
+			// confine, and a nodes file that is not slurm.conf's
+			// (another size, as a what-if on a bigger machine) is
+			// no error: partitions give their node count, as before.
+			return nil
+		}
 		return fmt.Errorf("slurm: %d NodeNames for a machine of %d nodes: they name its nodes in order", len(names), p.nodes)
 	}
 	at := make(map[string]int, len(names))
@@ -65,6 +72,30 @@ func (p *Policy) mapNodes() error {
 		}
 	}
 	return nil
+}
+
+// someSubset reports whether some partition names fewer nodes than
+// names holds (counting each name once).
+func (p *Policy) someSubset(names []string) bool {
+	all := make(map[string]bool, len(names))
+	for _, n := range names {
+		all[n] = true
+	}
+	for _, pt := range p.parts {
+		if pt.Nodes == nil {
+			continue
+		}
+		seen := make(map[string]bool, len(pt.Nodes))
+		for _, n := range pt.Nodes {
+			if all[n] {
+				seen[n] = true
+			}
+		}
+		if len(seen) < len(all) {
+			return true
+		}
+	}
+	return false
 }
 
 // confined reports whether some partition runs on only some nodes.

@@ -81,13 +81,21 @@ SchedulerParameters=bf_interval=5,bf_resolution=10
 }
 
 // TestNodeNamesChecked: NodeNames that do not number the machine's nodes
-// are refused by New; a partition's node not among them by Validate;
+// are refused by New where a partition runs on some of them only (else
+// they confine nothing and are let be); a partition's node not among them by Validate;
 // ParseConf leaves NodeNames empty, with a note, where a partition names
 // a node no NodeName line does (its line in an Include'd file).
 func TestNodeNamesChecked(t *testing.T) {
 	machine := sched.Config{Nodes: []swf.Node{{Name: "n", Count: 4, Cores: 4}}}
-	if _, err := slurm.New(slurm.Config{NodeNames: []string{"n1", "n2"}}, machine); err == nil || !strings.Contains(err.Error(), "2 NodeNames for a machine of 4") {
-		t.Errorf("2 names for 4 nodes: %v", err)
+	sub := []slurm.Partition{{Name: "a", Nodes: []string{"n1"}}, {Name: "b", Nodes: []string{"n1", "n2"}}}
+	if _, err := slurm.New(slurm.Config{NodeNames: []string{"n1", "n2"}, Partitions: sub}, machine); err == nil || !strings.Contains(err.Error(), "2 NodeNames for a machine of 4") {
+		t.Errorf("2 names for 4 nodes, a partition on one: %v", err)
+	}
+	// Partitions that span every named node confine nothing: a nodes
+	// file of another size (a what-if on a bigger machine) runs, as it
+	// did before NodeNames.
+	if _, err := slurm.New(slurm.Config{NodeNames: []string{"n1", "n2"}, Partitions: sub[1:]}, machine); err != nil {
+		t.Errorf("2 names for 4 nodes, every partition on both: %v", err)
 	}
 	c := slurm.Config{NodeNames: []string{"n1", "n2"}, Partitions: []slurm.Partition{{Name: "a", Nodes: []string{"n3"}}}}
 	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), `node "n3" is not among NodeNames`) {
