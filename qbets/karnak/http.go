@@ -1129,7 +1129,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 // are 400 and name the field, 413 beyond maxEvents.
 func decodeEvents(body []byte) (string, []Event, error) {
 	trim := bytes.TrimSpace(body)
-	if err := strictJSONValues(trim, maxEvents); errors.Is(err, errLongArray) {
+	if err := strictJSONValues(trim, arrayBound{key: "events", top: true, n: maxEvents}); errors.Is(err, errLongArray) {
 		return "", nil, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: more than %d in one batch", maxEvents)}
 	} else if err != nil {
 		return "", nil, badRequest("%v", err)
