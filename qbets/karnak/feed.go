@@ -346,6 +346,18 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	sys.mu.Lock()
 	sys.sim = clk
 	sys.mu.Unlock()
+	defer func() {
+		// A replay stopped before its log's end (its context done, an
+		// event refused) feeds the system no more: it is a system fed
+		// live, as after a restart without the replay. Its clock ran on
+		// at the speed, and the system refused live events and repairs
+		// ("stop it first") for as long as the service ran.
+		sys.mu.Lock()
+		if sys.sim == clk && clk.state() == "running" {
+			sys.sim = nil
+		}
+		sys.mu.Unlock()
+	}()
 	if done == 0 {
 		logf("replay %q: none of its %d events stored yet: starting at its first event, %s", name, len(evs), stamp(t0))
 	} else {
