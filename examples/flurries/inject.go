@@ -86,6 +86,10 @@ func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, 
 	if len(jobs) == 0 {
 		return outcome{}, errors.New("no job to inject a flurry among")
 	}
+	if s.Jobs < 1 {
+		// (flurrytest said "synthetic flurry Jobs 0, want > 0".)
+		return outcome{}, smallMedian(medJobs, medProcs)
+	}
 	first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit
 	if last-first < s.Duration {
 		// The window would start before the log (flurrytest's "window
@@ -162,12 +166,29 @@ func medianWeek(name string, jobs []swf.Job) (jobsPerWeek, procsPerWeek float64,
 	return float64(nj[len(nj)/2]), float64(np[len(np)/2]), nil
 }
 
+// smallMedian says why a flurry sized by the log's median week, medJobs
+// jobs of medProcs processes in all, has no job, and what to do.
+func smallMedian(medJobs, medProcs float64) error {
+	why := fmt.Sprintf("has %.0f jobs of %.0f processes in all, too few", medJobs, medProcs)
+	switch {
+	case medJobs == 0:
+		why = "is empty (no job was submitted in half the log's weeks or more)"
+	case medProcs == 0:
+		why = fmt.Sprintf("has %.0f jobs, all of size 0", medJobs)
+	}
+	return fmt.Errorf("the flurry is sized by the log's median week, which %s, so it has no job: "+
+		"this experiment needs logs (-traces) with jobs in most of their weeks", why)
+}
+
 // weekScale is how much synthetic flurry f lifts a median week of the log,
 // in jobs and in processes: the thesis's §8.1 scale (observed flurries run
 // at 2×–10× the average weekly rate).
 func weekScale(name string, jobs []swf.Job, f flurrytest.Synthetic) (medJobs, medProcs, jobsX, procsX float64, err error) {
 	if medJobs, medProcs, err = medianWeek(name, jobs); err != nil {
 		return 0, 0, 0, 0, err
+	}
+	if medJobs == 0 || medProcs == 0 { // (the lift of an empty week is no number)
+		return 0, 0, 0, 0, fmt.Errorf("%s: %w", name, smallMedian(medJobs, medProcs))
 	}
 	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(f.Jobs)*float64(f.Size)) / medProcs, nil
 }
