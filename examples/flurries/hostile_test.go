@@ -310,11 +310,11 @@ func TestButterflyKeyLeftOutSaid(t *testing.T) {
 // A butterfly log without the job it shortens (another log under the
 // SDSC-SP2 name, or a part of it) says so, naming the log and what the
 // experiment needs, before any simulation: it said "job 64241 not in the
-// log" after the first. Checked: fails without the check in readButterfly.
+// log" after the first. Checked: fails without the check in runButterfly.
 func TestButterflyKeyMissingSaid(t *testing.T) {
 	dir := t.TempDir()
 	clitest.WriteTrace(t, dir, tracetest.SDSCSP2, 60, 64)
-	want := tracetest.SDSCSP2 + ": no job 64241, the one the butterfly shortens: the experiment runs on the cleaned SDSC-SP2 log (60 jobs here); give -traces the directory that holds it"
+	want := tracetest.SDSCSP2 + ": no job 64241, the one the butterfly shortens: the experiment runs on the cleaned SDSC-SP2 log (60 jobs kept here); give -traces the directory that holds it"
 	if _, err := runButterfly(context.Background(), dir, &logNotes{}); err == nil || err.Error() != want {
 		t.Errorf("%v, want %q", err, want)
 	}
