@@ -44,8 +44,9 @@ type jsonRequest struct {
 // which validate then judges as it judges the string form (a name has no
 // '@', sysname.Valid). A string, as a []string held it: a struct of the
 // text and the Location doubled the bytes a body of 64 KiB of locations
-// allocates before validate refuses it (2.2 to 4.2 MB), and a second
-// decoding of each string doubled its allocations (TestLocationsCost).
+// allocated before validate refused it (2.2 to 4.2 MB; now such a body
+// is refused at its 101st location, errTooManyLocations), and a second
+// decoding of each string doubled its allocations.
 type wireLocation string
 
 func (w *wireLocation) UnmarshalJSON(b []byte) error {
