@@ -116,4 +116,24 @@ func TestReplayEndedTakesLive(t *testing.T) {
 	if _, ok := s.Last("dropped"); ok {
 		t.Error("dropped: still known")
 	}
+
+	// The same replay again (a restart with the same -replay, which stops
+	// qserve when refused) on the system that took a live event: refused,
+	// saying why and what to do, not "replay it under another name, or use
+	// another store" (which leaves its history); after the rewind it
+	// advises, it resumes, at its end.
+	err = s.Replay(ctx, trace, "live", 1e12, nolog)
+	if err == nil || !strings.Contains(err.Error(), "took live events after its replay ended") ||
+		!strings.Contains(err.Error(), "rewind it to 1000100015") {
+		t.Errorf("the replay again after a live event: %v, want refused saying why", err)
+	}
+	if err := s.Rewind("live", 1_000_100_015); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Replay(ctx, trace, "live", 1e12, nolog); err != nil {
+		t.Errorf("the replay again after the rewind: %v", err)
+	}
+	if st := status("live"); st.Replay != "ended" || st.Now != 1_000_100_015 || st.Waiting != 0 {
+		t.Errorf("after the rewind and the replay: replay %q at %d, %d waiting; want ended at the last event, none waiting", st.Replay, st.Now, st.Waiting)
+	}
 }
