@@ -2,6 +2,7 @@ package karnak
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -142,4 +143,50 @@ func TestLocationObjectsHostile(t *testing.T) {
 	if err != nil || len(r.Locations) != 2 || r.Locations[0] != (Location{System: "s1", Queue: "q"}) || r.Locations[1] != (Location{System: "s2", Queue: "r"}) {
 		t.Errorf("an object and a string: %+v, %v", r, err)
 	}
+}
+
+// The locations strictJSONValues counts are never fewer than those
+// encoding/json decodes (else a body of thousands slips past the count
+// and is decoded whole), nor more (else a request of 100 is refused),
+// whatever the body: the key in another case or escaped ("LOCATIONS",
+// "loc\u0061tions", "location\u017f", all the same field to
+// encoding/json), an array of that name deeper in the body, the key and
+// commas inside strings, nested values in the array, white space,
+// numbers past float64. A body encoding/json refuses as malformed is
+// not decoded, whatever the count.
+func FuzzLocationsCounted(f *testing.F) {
+	l := func(n int, e string) string { return "[" + strings.Repeat(e+",", n-1) + e + "]" }
+	for _, s := range []string{
+		`{"locations":` + l(101, `"q@s"`) + `}`,
+		`{"LOCATIONS":` + l(101, `"q@s"`) + `}`,
+		`{"locAtions":` + l(101, `1`) + `}`,
+		`{"loc\u0061tions":` + l(101, `"a"`) + `}`,
+		`{"location\u017f":` + l(101, `"a"`) + `}`,
+		`{"x":{"locations":` + l(101, `"a"`) + `},"locations":` + l(100, `"a"`) + `}`,
+		`{"x":"\"locations\":[1,2,3]","locations":` + l(100, `{"a":[1,2],"b":"c,d"}`) + `}`,
+		" {\t\"locations\"\n:\r" + l(101, ` [ 1 , 2 ] `) + `  } `,
+		`{"locations":` + l(100, `1e999999`) + `}`,
+		`{"locations":` + l(100, `"a\\"`) + `}`,
+		`{"locations":` + l(101, `"a\\\","`) + `}`,
+		`{"cores":1,"locations":[],"Locations":` + l(101, `"a"`) + `}`,
+		`{"locations":` + l(101, `"a"`), // truncated
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var v struct {
+			Locations []json.RawMessage `json:"locations"`
+		}
+		err := json.Unmarshal(body, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) || err != nil && strings.Contains(err.Error(), "unexpected end") {
+			return // not decoded
+		}
+		switch err := strictJSONValues(body, arrayBound{key: "locations", n: maxLocations}); {
+		case len(v.Locations) > maxLocations && err == nil:
+			t.Fatalf("%d locations decoded, taken by the count: %.200q", len(v.Locations), body)
+		case len(v.Locations) <= maxLocations && errors.Is(err, errLongArray):
+			t.Fatalf("%d locations decoded, refused by the count: %.200q", len(v.Locations), body)
+		}
+	})
 }
