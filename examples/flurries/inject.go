@@ -169,15 +169,26 @@ func medianWeek(name string, jobs []swf.Job) (jobsPerWeek, procsPerWeek float64,
 // smallMedian says why a flurry sized by the log's median week, medJobs
 // jobs of medProcs processes in all, has no job, and what to do.
 func smallMedian(medJobs, medProcs float64) error {
-	why := fmt.Sprintf("has %.0f jobs of %.0f processes in all, too few", medJobs, medProcs)
+	// (A median week of a job or two is not empty: "with jobs in most of
+	// their weeks" was no advice for it, and it said "1 jobs".)
+	why := fmt.Sprintf("has %s of %s in all, too few", count(medJobs, "job", "jobs"), count(medProcs, "process", "processes"))
+	need := "more jobs in a typical week"
 	switch {
 	case medJobs == 0:
-		why = "is empty (no job was submitted in half the log's weeks or more)"
+		why, need = "is empty (no job was submitted in half the log's weeks or more)", "jobs in most of their weeks"
 	case medProcs == 0:
-		why = fmt.Sprintf("has %.0f jobs, all of size 0", medJobs)
+		why = fmt.Sprintf("has %s, all of size 0", count(medJobs, "job", "jobs"))
 	}
 	return fmt.Errorf("the flurry is sized by the log's median week, which %s, so it has no job: "+
-		"this experiment needs logs (-traces) with jobs in most of their weeks", why)
+		"this experiment needs logs (-traces) with %s", why, need)
+}
+
+// count is "1 job" or "n jobs": n with one or many.
+func count(n float64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%.0f %s", n, many)
 }
 
 // weekScale is how much synthetic flurry f lifts a median week of the log,

@@ -40,20 +40,23 @@ func TestSparseLogSaid(t *testing.T) {
 	}
 
 	// A week of jobs of no size, and one too small for the scaled shape.
+	// A week of one job: not empty, so no "jobs in most of their weeks"
+	// (it said that, and "1 jobs of 1 processes").
 	for _, c := range []struct {
-		size int64
-		want string
+		size, every int64 // processes, hours between submissions
+		want        string
 	}{
-		{0, "which has 6 jobs, all of size 0, so it has no job"},
-		{1, "which has 6 jobs of 6 processes in all, too few, so it has no job"},
+		{0, 28, "which has 6 jobs, all of size 0, so it has no job"},
+		{1, 28, "which has 6 jobs of 6 processes in all, too few, so it has no job"},
+		{1, 168, "which has 1 job of 1 process in all, too few, so it has no job: this experiment needs logs (-traces) with more jobs in a typical week"},
 	} {
 		var jobs []swf.Job
-		for i := range 60 { // a job every 28 hours: 6 a week
-			jobs = append(jobs, swf.Job{ID: int64(i + 1), Submit: int64(i) * 28 * 3600, RunTime: 100, AllocProcs: c.size, ReqProcs: c.size, User: 1})
+		for i := range 60 { // a job every c.every hours: 28, 6 a week
+			jobs = append(jobs, swf.Job{ID: int64(i + 1), Submit: int64(i) * c.every * 3600, RunTime: 100, AllocProcs: c.size, ReqProcs: c.size, User: 1})
 		}
 		_, err := injectLog("small", jobs, []shape{flurry375Scaled}, sanitize.FlurryConfig{})
 		if err == nil || !strings.Contains(err.Error(), "small, 375-job shape, SDSC-SP2 strength: the flurry is sized by the log's median week, "+c.want) {
-			t.Errorf("size %d: %v, want %q", c.size, err, c.want)
+			t.Errorf("size %d, every %d h: %v, want %q", c.size, c.every, err, c.want)
 		}
 	}
 	// The scale of an empty median week is no number: said, not +Inf.
