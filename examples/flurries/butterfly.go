@@ -204,6 +204,13 @@ func runButterfly(ctx context.Context, dir string, notes *logNotes) (*butterflyR
 	if err != nil {
 		return nil, err
 	}
+	if !slices.ContainsFunc(jobs, func(j swf.Job) bool { return j.ID == key }) {
+		// (It was "job 64241 not in the log", naming neither the log nor
+		// why, after the first simulation: a log of another machine
+		// under that name, or a part of it.)
+		return nil, fmt.Errorf("%s: no job %d, the one the butterfly shortens: the experiment runs on the cleaned SDSC-SP2 log (%d jobs kept here); give -traces the directory that holds it",
+			tracetest.SDSCSP2, key, len(jobs))
+	}
 	var r butterflyResult
 	if r.base, r.baseCut, r.changed, r.maxH, err = pair(ctx, jobs, key, nil); err != nil {
 		return nil, err
@@ -268,7 +275,7 @@ func keyLeftOut(all, kept []swf.Job, far int, key int64) error {
 	}
 	if slices.ContainsFunc(kept, func(j swf.Job) bool { return j.ID == key }) ||
 		!slices.ContainsFunc(all, func(j swf.Job) bool { return j.ID == key }) {
-		return nil // (kept, or not in the log at all: shorten says so)
+		return nil // (kept, or not in the log at all: runButterfly says so)
 	}
 	return fmt.Errorf("%s: job %d, the one the butterfly shortens, was left out: its submit time is past 2^40 s (%s: %d of the log's %d jobs)",
 		tracetest.SDSCSP2, key, sanitize.TimeOutOfRange, far, len(all))

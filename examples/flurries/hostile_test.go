@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/activity"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
@@ -303,6 +304,22 @@ func TestButterflyKeyLeftOutSaid(t *testing.T) {
 		if _, err := runButterfly(context.Background(), dir, &logNotes{}); err == nil || err.Error() != c.want {
 			t.Errorf("%v, want %q", err, c.want)
 		}
+	}
+}
+
+// A butterfly log without the job it shortens (another log under the
+// SDSC-SP2 name, or a part of it) says so, naming the log and what the
+// experiment needs, before any simulation: it said "job 64241 not in the
+// log" after the first. Checked: fails without the check in runButterfly.
+func TestButterflyKeyMissingSaid(t *testing.T) {
+	dir := t.TempDir()
+	clitest.WriteTrace(t, dir, tracetest.SDSCSP2, 60, 64)
+	want := tracetest.SDSCSP2 + ": no job 64241, the one the butterfly shortens: the experiment runs on the cleaned SDSC-SP2 log (60 jobs kept here); give -traces the directory that holds it"
+	if _, err := runButterfly(context.Background(), dir, &logNotes{}); err == nil || err.Error() != want {
+		t.Errorf("%v, want %q", err, want)
+	}
+	if r := clitest.Exec(run, "", "-exp", "butterfly", "-traces", dir); r.Code != 1 || !strings.Contains(r.Stderr, want) {
+		t.Errorf("-exp butterfly: exit %d, %q", r.Code, r.Stderr)
 	}
 }
 

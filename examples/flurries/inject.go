@@ -86,6 +86,10 @@ func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, 
 	if len(jobs) == 0 {
 		return outcome{}, errors.New("no job to inject a flurry among")
 	}
+	if s.Jobs < 1 {
+		// (flurrytest said "synthetic flurry Jobs 0, want > 0".)
+		return outcome{}, smallMedian(medJobs, medProcs)
+	}
 	first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit
 	if last-first < s.Duration {
 		// The window would start before the log (flurrytest's "window
@@ -162,12 +166,40 @@ func medianWeek(name string, jobs []swf.Job) (jobsPerWeek, procsPerWeek float64,
 	return float64(nj[len(nj)/2]), float64(np[len(np)/2]), nil
 }
 
+// smallMedian says why a flurry sized by the log's median week, medJobs
+// jobs of medProcs processes in all, has no job, and what to do.
+func smallMedian(medJobs, medProcs float64) error {
+	// (A median week of a job or two is not empty: "with jobs in most of
+	// their weeks" was no advice for it, and it said "1 jobs".)
+	why := fmt.Sprintf("has %s of %s in all, too few", count(medJobs, "job", "jobs"), count(medProcs, "process", "processes"))
+	need := "more jobs in a typical week"
+	switch {
+	case medJobs == 0:
+		why, need = "is empty (no job was submitted in half the log's weeks or more)", "jobs in most of their weeks"
+	case medProcs == 0:
+		why = fmt.Sprintf("has %s, all of size 0", count(medJobs, "job", "jobs"))
+	}
+	return fmt.Errorf("the flurry is sized by the log's median week, which %s, so it has no job: "+
+		"this experiment needs logs (-traces) with %s", why, need)
+}
+
+// count is "1 job" or "n jobs": n with one or many.
+func count(n float64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%.0f %s", n, many)
+}
+
 // weekScale is how much synthetic flurry f lifts a median week of the log,
 // in jobs and in processes: the thesis's §8.1 scale (observed flurries run
 // at 2×–10× the average weekly rate).
 func weekScale(name string, jobs []swf.Job, f flurrytest.Synthetic) (medJobs, medProcs, jobsX, procsX float64, err error) {
 	if medJobs, medProcs, err = medianWeek(name, jobs); err != nil {
 		return 0, 0, 0, 0, err
+	}
+	if medJobs == 0 || medProcs == 0 { // (the lift of an empty week is no number)
+		return 0, 0, 0, 0, fmt.Errorf("%s: %w", name, smallMedian(medJobs, medProcs))
 	}
 	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(f.Jobs)*float64(f.Size)) / medProcs, nil
 }

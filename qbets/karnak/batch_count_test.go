@@ -40,10 +40,10 @@ func TestEventsCountedFirst(t *testing.T) {
 			t.Errorf("%.30s… (%d bytes): %d MB allocated, want at most 32", body, len(body), a>>20)
 		}
 	}
-	if err := strictJSONValues([]byte("["+strings.Repeat(`{},`, maxEvents-1)+"{}]"), maxEvents); err != nil {
+	if err := strictJSONValues([]byte("["+strings.Repeat(`{},`, maxEvents-1)+"{}]"), arrayBound{key: "events", top: true, n: maxEvents}); err != nil {
 		t.Errorf("%d events: %v, want taken by the scan", maxEvents, err)
 	}
-	if err := strictJSONValues([]byte("["+strings.Repeat(`{},`, maxEvents)+"{}]"), maxEvents); err == nil {
+	if err := strictJSONValues([]byte("["+strings.Repeat(`{},`, maxEvents)+"{}]"), arrayBound{key: "events", top: true, n: maxEvents}); err == nil {
 		t.Errorf("%d events: taken by the scan, want refused", maxEvents+1)
 	}
 }

@@ -329,6 +329,13 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		i, _ := slices.BinarySearchFunc(evs, last.Event.Time, func(e Event, t int64) int { return cmp.Compare(e.Time, t) })
 		for ; i < len(evs) && evs[i].Time == last.Event.Time && !same(evs[i]); i++ {
 		}
+		if end := evs[len(evs)-1].Time; (i == len(evs) || !same(evs[i])) && last.Event.Time >= end {
+			// A system whose replay had ended takes live events: its
+			// last is then after the trace's, and the advice below
+			// (another name, another store) would leave its history.
+			return fmt.Errorf("replay %s: the last event stored for system %q, at %s, is not one of this trace's but at or after its last (%s): the system took live events after its replay ended (or holds another history); serve it without replaying this trace, or rewind it to %d to drop what came after the trace",
+				name, name, stamp(last.Event.Time), stamp(end), end)
+		}
 		if i == len(evs) || !same(evs[i]) {
 			return fmt.Errorf("replay %s: the last event stored for system %q is not one of this trace's (replay it under another name, or use another store)", name, name)
 		}
@@ -346,6 +353,18 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	sys.mu.Lock()
 	sys.sim = clk
 	sys.mu.Unlock()
+	defer func() {
+		// A replay stopped before its log's end (its context done, an
+		// event refused) feeds the system no more: it is a system fed
+		// live, as after a restart without the replay. Its clock ran on
+		// at the speed, and the system refused live events and repairs
+		// ("stop it first") for as long as the service ran.
+		sys.mu.Lock()
+		if sys.sim == clk && clk.state() == "running" {
+			sys.sim = nil
+		}
+		sys.mu.Unlock()
+	}()
 	if done == 0 {
 		logf("replay %q: none of its %d events stored yet: starting at its first event, %s", name, len(evs), stamp(t0))
 	} else {

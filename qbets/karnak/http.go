@@ -637,9 +637,11 @@ type SystemStatus struct {
 	Running   int    `json:"running" xml:"running"`
 	Waiting   int    `json:"waiting" xml:"waiting"`
 	UsedCores int64  `json:"usedCores" xml:"usedCores"`
-	// Replay is "running" while a trace replay feeds the system, "ended"
-	// once it has fed the log's last event (Now then stays there), and
-	// empty for a system fed live.
+	// Replay is "running" while a trace replay feeds the system (live
+	// events and repairs are then refused), "ended" once it has fed the
+	// log's last event (Now then stays there, and the system takes live
+	// events, Drop and Rewind: the first live event, or a repair, makes
+	// it a system fed live), and empty for a system fed live.
 	Replay string `json:"replay,omitempty" xml:"replay,omitempty"`
 }
 
@@ -768,7 +770,7 @@ func (s *Service) systemStatus(r *http.Request) (render, error) {
 // its clock stands at the log's last event.
 func replayNote(state string) string {
 	if state == "ended" {
-		return " (replay ended: the clock stays at the log's last event)"
+		return " (replay ended: the clock stays at the log's last event until a live event)"
 	}
 	return ""
 }
@@ -1107,12 +1109,13 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	// A system fed by a trace replay takes no live events: they would
+	// A system a trace replay is feeding takes no live events: they would
 	// interleave with the trace's times, and the replay, stopped by the
-	// first out-of-order batch, would stop the service.
+	// first out-of-order batch, would stop the service. Once the replay
+	// has ended (or was stopped) they are taken (replaying).
 	for i := range evs {
 		if s.replaying(evs[i].System) {
-			s.writeError(w, r, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
+			s.writeError(w, r, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is being fed by a trace replay; send live events for it once the replay has ended (its status then says so), or for another system", i, evs[i].System)})
 			return
 		}
 	}
@@ -1129,7 +1132,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 // are 400 and name the field, 413 beyond maxEvents.
 func decodeEvents(body []byte) (string, []Event, error) {
 	trim := bytes.TrimSpace(body)
-	if err := strictJSONValues(trim, maxEvents); errors.Is(err, errLongArray) {
+	if err := strictJSONValues(trim, arrayBound{key: "events", top: true, n: maxEvents}); errors.Is(err, errLongArray) {
 		return "", nil, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: more than %d in one batch", maxEvents)}
 	} else if err != nil {
 		return "", nil, badRequest("%v", err)

@@ -18,6 +18,12 @@ import (
 // systems with a few queues each).
 const maxLocations = 100
 
+// errTooManyLocations refuses a request body at its location
+// maxLocations+1, before the others are decoded: the count was checked
+// once all were, and 64 KiB of "q@s" (10,900 locations) allocated
+// 2.2 MB, 150 times a valid request of 100 (TestLocationsCost).
+var errTooManyLocations = fmt.Errorf("locations: more than %d given, at most %d", maxLocations, maxLocations)
+
 // jsonRequest is the JSON body of POST /karnak/{waittime|starttime}/prediction/.
 // wallTime and within are "hh:mm:ss" strings or seconds; locations are
 // "queue@system" strings or Location objects, as encoding/json writes a
@@ -38,8 +44,9 @@ type jsonRequest struct {
 // which validate then judges as it judges the string form (a name has no
 // '@', sysname.Valid). A string, as a []string held it: a struct of the
 // text and the Location doubled the bytes a body of 64 KiB of locations
-// allocates before validate refuses it (2.2 to 4.2 MB), and a second
-// decoding of each string doubled its allocations (TestLocationsCost).
+// allocated before validate refused it (2.2 to 4.2 MB; now such a body
+// is refused at its 101st location, errTooManyLocations), and a second
+// decoding of each string doubled its allocations.
 type wireLocation string
 
 func (w *wireLocation) UnmarshalJSON(b []byte) error {
@@ -103,7 +110,9 @@ func decodePredictRequest(contentType string, body []byte) (*PredictRequest, err
 func decodeJSON(body []byte, r *PredictRequest) error {
 	var j jsonRequest
 	if !scanRequest(body, &j) {
-		if err := strictJSON(body); err != nil {
+		if err := strictJSONValues(body, arrayBound{key: "locations", n: maxLocations}); errors.Is(err, errLongArray) {
+			return errTooManyLocations
+		} else if err != nil {
 			return err
 		}
 		j = jsonRequest{}
@@ -228,6 +237,9 @@ func decodeText(body []byte, r *PredictRequest) error {
 		case "quantile":
 			r.Quantile, ok = smallNumber(f[1])
 		case "location":
+			if len(r.Locations) == maxLocations {
+				return errTooManyLocations
+			}
 			r.Locations = append(r.Locations, Location{System: f[1], Queue: f[2]})
 		case "user":
 			r.User = f[1]

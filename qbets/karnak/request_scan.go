@@ -71,7 +71,10 @@ func scanRequest(b []byte, j *jsonRequest) bool {
 			if !s.byte(']') {
 				for {
 					l, ok := s.str()
-					if !ok {
+					if !ok || len(j.Locations) == maxLocations {
+						// (At the location maxLocations+1, the
+						// others undecoded: strictJSONValues
+						// refuses the body.)
 						return false
 					}
 					j.Locations = append(j.Locations, wireLocation(l))

@@ -514,7 +514,10 @@ func (v *batchView) job(id int64) (known, started bool) {
 	return j.known, j.started
 }
 
-// replaying reports whether a trace replay feeds the named system.
+// replaying reports whether a trace replay is feeding the named system:
+// one that has ended (fed its log's last event) or was stopped feeds it
+// no more, and the system then takes live events and repairs as any
+// other (TestReplayEndedTakesLive).
 func (s *Service) replaying(name string) bool {
 	s.mu.RLock()
 	sys := s.systems[name]
@@ -524,7 +527,7 @@ func (s *Service) replaying(name string) bool {
 	}
 	sys.mu.RLock()
 	defer sys.mu.RUnlock()
-	return sys.sim != nil
+	return sys.sim != nil && sys.sim.state() == "running"
 }
 
 // clockOf is "now" on a system: its simulated clock during a replay, else
@@ -584,11 +587,10 @@ func (s *Service) repair(system string, t int64) error {
 	if old == nil {
 		return notFound("system: %q is not a known system", clip(system))
 	}
-	old.mu.RLock()
-	replaying := old.sim != nil
-	old.mu.RUnlock()
-	if replaying {
-		return &Error{Code: http.StatusConflict, Message: fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
+	if s.replaying(system) {
+		// (Its events would interleave with the rebuilt state's; once it
+		// has ended, the repair is taken.)
+		return &Error{Code: http.StatusConflict, Message: fmt.Sprintf("system: %q is being fed by a trace replay; repair it once the replay has ended (its status then says so) or has been stopped", system)}
 	}
 	var del []int64
 	var saved []Record               // queue declarations with a saved QBETS state

@@ -303,6 +303,13 @@ func (s *system) apply(e *Event, seq int64) error {
 		s.applyEstimate(e)
 		return nil
 	}
+	// A live event on a system whose replay has ended (the replay's own
+	// events come while it runs) makes it a system fed live, as after a
+	// restart without the replay: its clock is the service's again, not
+	// the replay's, which stands at the log's last event, before this one.
+	if s.sim != nil && s.sim.state() == "ended" {
+		s.sim = nil
+	}
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
