@@ -288,7 +288,7 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 			// pool, where sched would drop it as larger than the machine.
 			sj.AllocProcs, sj.ReqProcs = maxMachine, maxMachine
 		}
-		busy = min(busy+min(r.Size(), maxMachine), maxMachine) // saturates: no wrap
+		busy = min(busy+f.heldSize(r), maxMachine) // saturates: no wrap
 		f.jobs = append(f.jobs, sj)
 	}
 	add := func(w *swf.Job) {
@@ -451,6 +451,33 @@ func simJob(id, now int64, j *swf.Job, run, est int64) swf.Job {
 	s.User, s.Group, s.Executable, s.Queue, s.Partition = j.User, j.Group, j.Executable, j.Queue, j.Partition
 	s.Demand, s.ReqMemory, s.UsedMemory = j.Demand, j.ReqMemory, j.UsedMemory
 	return s
+}
+
+// heldSize is the processors a running job holds, as the simulation
+// holds it: on nodes a demand's cores where sched sizes the job by them
+// (sched's admit: its size is unknown, SWF's −1, as a GPU trace's CPU
+// jobs' are, or its processors are neither its demand's cores nor split
+// among its nodes, a GPU trace's GPUs), else its size; at most
+// maxMachine, as the simulation holds a pool's. A job of no size the
+// simulation does not size (none runs: Observe keeps none, simulate
+// refuses one) would count 1, as the features read it. The count added
+// was the size itself: −1 for a job of unknown size on nodes, and a GPU
+// job's GPUs where the simulation holds its cores. At most 2^40 a job,
+// sums of 2^23 of them fit in int64 (three jobs of a corrupt 2^62
+// processors wrapped the busy count to −2^62, and the job asked about
+// "started now" on a full machine).
+func (f *Forecaster) heldSize(j *swf.Job) int64 {
+	s := j.Size()
+	if f.cores > 0 && demandCores(j) {
+		d := j.Demand
+		n := max(d.Nodes, 1)
+		// (simJob gives the simulation's job this size as its requested
+		// one too: sched's second test of a split is this one.)
+		if c := n * d.Cores; c != s && !(s > 0 && s/n+min(s%n, 1) == d.Cores) {
+			s = c // at most 2^60: Validate bounds Cores by 2^40
+		}
+	}
+	return min(max(s, 1), maxMachine)
 }
 
 // demandCores reports whether j's demand gives the cores it holds: on

@@ -204,7 +204,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			// near 2^63 wrapped the end below now, "ends in a minute".)
 			st := j.Submit + j.Wait
 			o.runEnd = append(o.runEnd, runEnd{st + min(o.f.runtime(j, e, st), sanitize.MaxTime), st + min(max(e, 0), sanitize.MaxTime)})
-			addTo(o.userR, j.User, heldSize(j))
+			addTo(o.userR, j.User, o.f.heldSize(j))
 		}
 		qp := partOf(j)
 		useRing(o.queueW, [2]int64{j.Queue, qp}, 0).add(j.Wait)
@@ -224,6 +224,10 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		o.maxWait = max(o.maxWait, j.Wait)
 	case replay.End:
 		if i, ok := o.runAt[j.ID]; ok {
+			// (What the start added, from the copy kept: the user's count
+			// goes back to what it was, never below it.)
+			r := &o.running[i]
+			addTo(o.userR, r.User, -o.f.heldSize(r))
 			last := len(o.running) - 1
 			o.running[i] = o.running[last]
 			o.runEnd[i] = o.runEnd[last]
@@ -231,7 +235,6 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.running = o.running[:last]
 			o.runEnd = o.runEnd[:last]
 			delete(o.runAt, j.ID)
-			addTo(o.userR, j.User, -heldSize(j))
 		}
 		o.f.Terminated(j, j.Submit+j.Wait+j.RunTime)
 	}
@@ -298,7 +301,7 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	}
 	busy := int64(0)
 	for i := range o.running {
-		busy += heldSize(&o.running[i])
+		busy = min(busy+o.f.heldSize(&o.running[i]), maxMachine) // saturates, as the simulation's
 	}
 	sim := float64(-1)
 	if o.startsNow(j, pos, busy) {
@@ -522,12 +525,6 @@ type hourKey struct {
 func keyAt(j *swf.Job, at, part int64) hourKey {
 	return hourKey{j.Queue, part, sizeClass(j.Size()), int((at%86400 + 86400) % 86400 / 3600)}
 }
-
-// heldSize is the processors a running job holds, at most maxMachine as
-// in the simulation: sums of 2^23 of them fit in int64, where three jobs
-// of a corrupt 2^62 processors wrapped the busy count to −2^62, and the
-// job asked about "started now" on a full machine.
-func heldSize(j *swf.Job) int64 { return min(j.Size(), maxMachine) }
 
 // runEnd is a running job's end as predicted when it started (the
 // forward simulation's run time) and as its estimate bounds it.
