@@ -263,7 +263,10 @@ func demandGPUs(d *swf.Demand) (int64, bool) {
 // real time, on a simulated clock that starts at the first event (or, on
 // a restart, resumes after the events of this system already stored).
 // Each tick ingests, in one stored batch, every event whose time has
-// come. It returns when the trace is done or ctx is cancelled.
+// come. It returns when the trace is done or ctx is cancelled. From its
+// start the system refuses live events from the HTTP feed (409) until
+// the replay ends or is stopped: one taken before is the last stored
+// event it resumes after (or is refused by).
 func (s *Service) Replay(ctx context.Context, path, name string, speed float64, logf func(string, ...any)) error {
 	if !(speed > 0) {
 		return fmt.Errorf("speed: %v, want > 0", speed)
@@ -308,6 +311,10 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	return s.ReplayEvents(ctx, evs, name, speed, logf)
 }
 
+// replayClaimed, when set (by tests only), is called by ReplayEvents
+// once it has claimed its system, before it reads the last event stored.
+var replayClaimed func()
+
 // ReplayEvents is Replay over events already made by TraceEvents. On a
 // restart it resumes after the system's last stored event, which must be
 // one of evs (else the store holds another history under that name, and
@@ -322,6 +329,45 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		// (Replay says why a trace gave none; a caller of ReplayEvents
 		// gets an error, not an index out of range.)
 		return fmt.Errorf("replay %s: no events", name)
+	}
+	// The replay claims its system before it reads the last event stored
+	// (resume), both atomic with live events (ingestBatch checks under
+	// ingestMu): one stored before the claim is the last the replay reads,
+	// and refuses or resumes after as its rules say; one after is refused
+	// (409, "replaying"). Read before the claim, a live event could land in
+	// between, and the replay's next batch, out of order, stopped it and
+	// qserve (TestReplayClaimRace).
+	clk := &simClock{t0: evs[0].Time, end: evs[len(evs)-1].Time, wall0: time.Now(), speed: speed}
+	var prev *simClock // the system's clock before, kept if the replay is refused
+	started := false
+	s.ingestMu.Lock()
+	sys, err := s.systemFor(name, false)
+	if err == nil {
+		sys.mu.Lock()
+		prev, sys.sim = sys.sim, clk
+		sys.mu.Unlock()
+	}
+	s.ingestMu.Unlock()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// A replay stopped before its log's end (its context done, an
+		// event refused) feeds the system no more: it is a system fed
+		// live, as after a restart without the replay. Its clock ran on
+		// at the speed, and the system refused live events and repairs
+		// ("stop it first") for as long as the service ran.
+		sys.mu.Lock()
+		if sys.sim == clk && clk.state() == "running" {
+			sys.sim = nil
+			if !started {
+				sys.sim = prev
+			}
+		}
+		sys.mu.Unlock()
+	}()
+	if replayClaimed != nil {
+		replayClaimed()
 	}
 	done := 0
 	if last, ok := s.Last(name); ok {
@@ -341,30 +387,14 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		}
 		done = i + 1
 	}
-	sys, err := s.systemFor(name, false)
-	if err != nil {
-		return err
-	}
 	t0 := evs[0].Time
 	if done > 0 {
 		t0 = evs[done-1].Time
 	}
-	clk := &simClock{t0: t0, end: evs[len(evs)-1].Time, wall0: time.Now(), speed: speed}
-	sys.mu.Lock()
-	sys.sim = clk
-	sys.mu.Unlock()
-	defer func() {
-		// A replay stopped before its log's end (its context done, an
-		// event refused) feeds the system no more: it is a system fed
-		// live, as after a restart without the replay. Its clock ran on
-		// at the speed, and the system refused live events and repairs
-		// ("stop it first") for as long as the service ran.
-		sys.mu.Lock()
-		if sys.sim == clk && clk.state() == "running" {
-			sys.sim = nil
-		}
-		sys.mu.Unlock()
-	}()
+	clk.mu.Lock()
+	clk.t0, clk.wall0 = t0, time.Now()
+	clk.mu.Unlock()
+	started = true
 	if done == 0 {
 		logf("replay %q: none of its %d events stored yet: starting at its first event, %s", name, len(evs), stamp(t0))
 	} else {

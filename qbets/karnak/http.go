@@ -640,8 +640,9 @@ type SystemStatus struct {
 	// Replay is "running" while a trace replay feeds the system (live
 	// events and repairs are then refused), "ended" once it has fed the
 	// log's last event (Now then stays there, and the system takes live
-	// events, Drop and Rewind: the first live event, or a repair, makes
-	// it a system fed live), and empty for a system fed live.
+	// events, Drop and Rewind: the first live event, an estimate too, or
+	// a repair, makes it a system fed live), and empty for a system fed
+	// live.
 	Replay string `json:"replay,omitempty" xml:"replay,omitempty"`
 }
 
@@ -1109,17 +1110,8 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	// A system a trace replay is feeding takes no live events: they would
-	// interleave with the trace's times, and the replay, stopped by the
-	// first out-of-order batch, would stop the service. Once the replay
-	// has ended (or was stopped) they are taken (replaying).
-	for i := range evs {
-		if s.replaying(evs[i].System) {
-			s.writeError(w, r, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is being fed by a trace replay; send live events for it once the replay has ended (its status then says so), or for another system", i, evs[i].System)})
-			return
-		}
-	}
-	ack, err := s.IngestBatch(batch, evs)
+	// (A system a trace replay is feeding refuses them: ingestBatch.)
+	ack, err := s.ingestBatch(batch, evs, true)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -276,6 +276,16 @@ type Ack struct {
 // that one writer's new ids do not evict another's (a restart rebuilds
 // them from the store, while their events are kept).
 func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
+	return s.ingestBatch(batch, evs, false)
+}
+
+// ingestBatch is IngestBatch; live (the HTTP feed's events) refuses a batch
+// with an event of a system a trace replay is feeding (409). It checks
+// under ingestMu, under which ReplayEvents claims its system: checked
+// before it, a live event stored after the replay's claim had read the
+// system's last event, and the replay's next batch, out of order, was
+// refused and stopped it (and qserve with it; TestReplayClaimRace).
+func (s *Service) ingestBatch(batch string, evs []Event, live bool) (Ack, error) {
 	if !s.ready.Load() {
 		return Ack{}, errNotReady
 	}
@@ -290,6 +300,15 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
+	// A system a trace replay is feeding takes no live events: they would
+	// interleave with the trace's times, and the replay, stopped by the
+	// first out-of-order batch, would stop the service. Once the replay
+	// has ended (or was stopped) they are taken (replaying).
+	for i := range evs {
+		if live && s.replaying(evs[i].System) {
+			return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is being fed by a trace replay; send live events for it once the replay has ended (its status then says so), or for another system", i, evs[i].System)}
+		}
+	}
 	digest := digestOf(evs)
 	ack := Ack{Batch: batch, Events: len(evs)}
 	if batch != "" {

@@ -298,17 +298,20 @@ func (s *system) job(id int64) (known, started bool) {
 // (of the service, without a store). The caller holds mu, and has
 // recorded the forecasts e made due (applyEvent).
 func (s *system) apply(e *Event, seq int64) error {
-	if e.Kind == "estimate" {
-		s.gen++ // the predictions that show it change
-		s.applyEstimate(e)
-		return nil
-	}
 	// A live event on a system whose replay has ended (the replay's own
 	// events come while it runs) makes it a system fed live, as after a
 	// restart without the replay: its clock is the service's again, not
 	// the replay's, which stands at the log's last event, before this one.
+	// An estimate too, though it moves no clock: it is a live feed's (a
+	// trace has none), and it was taken while the system stayed a
+	// replay's, its status saying so (TestReplayEndedEstimateMakesLive).
 	if s.sim != nil && s.sim.state() == "ended" {
 		s.sim = nil
+	}
+	if e.Kind == "estimate" {
+		s.gen++ // the predictions that show it change
+		s.applyEstimate(e)
+		return nil
 	}
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
