@@ -26,8 +26,9 @@ func sizeError(c *checked, starts []int64, part string, big bool) (float64, int)
 // TestPartsDebug generates the README's region partsdebug, what the
 // search for why the policy starts debug's jobs early on site parts
 // measured: the signed start error by partition and job size, the
-// policy's beside the other Slurm run's, and the policy's debug error as
-// bf_max_job_test varies (README.md, "A held-out site").
+// policy's beside the other Slurm run's, the policy's debug error as
+// bf_max_job_test varies, and the error by partition of the policy whose
+// backfill plans on the pool of CPUs (README.md, "A held-out site").
 func TestPartsDebug(t *testing.T) {
 	var cs []*checked
 	for _, path := range partsPaths {
@@ -72,6 +73,24 @@ func TestPartsDebug(t *testing.T) {
 					fmt.Fprintf(&b, "%s %d: %+.1f s", sep, v, pe.Mean)
 				}
 			}
+		}
+		if k == 0 {
+			b.WriteString(";")
+		}
+	}
+	b.WriteString(".\n\nThe mean signed start error by partition of the policy with backfill planning on the pool of CPUs (slurm.Config.NamedNodes false) instead of on named nodes:")
+	for k, c := range cs {
+		s, err := runSlurmPlan(context.Background(), c, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, " run %d", k+1)
+		for j, pe := range byPartition(c.real, s.starts) {
+			sep := ","
+			if j == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "%s %s %+.1f s", sep, pe.Partition, pe.Mean)
 		}
 		if k == 0 {
 			b.WriteString(";")
