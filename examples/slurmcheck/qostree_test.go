@@ -93,3 +93,49 @@ func TestQOSTreeKeys(t *testing.T) {
 	fmt.Fprintf(&b, "\nThe jobs Slurm killed at their time limit (sacct's End): %s.\n", strings.Join(kills, "; "))
 	readme.Check(t, "README.md", "qostreekeys", []byte(b.String()))
 }
+
+// TestTimeoutJobs: a job sacct shows TIMEOUT is taken (what it ran is its
+// run time) only when its workload slept past its limit, as site
+// qos-tree's killed jobs did; a TIMEOUT job that should have ended in
+// time, or a killed job in any other state, is refused as before.
+func TestTimeoutJobs(t *testing.T) {
+	rec, c := readPrepared(t, qosTreePaths[0])
+	killed, done := -1, -1
+	for i, r := range c.real {
+		switch {
+		case r.State == "TIMEOUT" && killed < 0:
+			killed = i
+		case r.State == "COMPLETED" && done < 0:
+			done = i
+		}
+	}
+	if killed < 0 || done < 0 {
+		t.Fatalf("%s: no TIMEOUT job (%d) or no COMPLETED one (%d)", qosTreePaths[0], killed, done)
+	}
+	if w := rec.Workload[killed]; w.Sleep <= w.Limit*60 {
+		t.Fatalf("job %d ended TIMEOUT but sleeps %d s within its %d min", killed, w.Sleep, w.Limit)
+	}
+	for _, tc := range []struct {
+		job        int
+		from, to   string
+		wantRefuse bool
+	}{
+		{done, "|COMPLETED|", "|TIMEOUT|", true}, // slept within its limit: not a kill
+		{killed, "|TIMEOUT|", "|FAILED|", true},
+		{killed, "|TIMEOUT|", "|TIMEOUT|", false},
+	} {
+		r2 := *rec
+		var lines []string
+		for _, l := range strings.Split(rec.Sacct, "\n") {
+			if strings.HasPrefix(l, rec.IDs[tc.job]+"|") {
+				l = strings.Replace(l, tc.from, tc.to, 1)
+			}
+			lines = append(lines, l)
+		}
+		r2.Sacct = strings.Join(lines, "\n")
+		_, err := prepare(&r2)
+		if (err != nil) != tc.wantRefuse {
+			t.Errorf("job %d %s as %s: error %v, want refused %v", tc.job, tc.from, tc.to, err, tc.wantRefuse)
+		}
+	}
+}
