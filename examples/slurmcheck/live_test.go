@@ -28,7 +28,7 @@ func site(t *testing.T, ls *liveSite, conf string) *slurmtest.Site {
 		accounts = siteAccounts
 	}
 	for _, a := range accounts {
-		sa := slurmtest.Account{Name: a.name, Shares: a.shares}
+		sa := slurmtest.Account{Name: a.name, Shares: a.shares, Parent: ls.Parents[a.name]}
 		for _, u := range a.users {
 			sa.Users = append(sa.Users, slurmtest.User{Name: u.name, Shares: u.shares, QOS: u.qos})
 		}

@@ -64,12 +64,13 @@ func TestJSONKeys(t *testing.T) {
 // of weights and backfill parameters; region gres from the two runs of
 // the site of memory and GPUs (gresSite), gresexcl from those of its
 // sibling with exclusive jobs (gresExclSite); parts from those of the
-// held-out site of partitions over different nodes (partsSite).
+// held-out site of partitions over different nodes (partsSite); qostree
+// from those of the second held-out site (qosTreeSite).
 func TestReadme(t *testing.T) {
 	for _, c := range []struct {
 		region string
 		paths  [2]string
-	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}, {"gres", gresPaths}, {"gresexcl", gresExclPaths}, {"parts", partsPaths}} {
+	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}, {"gres", gresPaths}, {"gresexcl", gresExclPaths}, {"parts", partsPaths}, {"qostree", qosTreePaths}} {
 		var recs [2]*recording
 		for k, path := range c.paths {
 			rec, err := readRecording(path)
@@ -165,6 +166,7 @@ func TestPlan(t *testing.T) {
 		{siteNamed(t, "gres"), gresPaths[:], ""},
 		{siteNamed(t, "gres-excl"), gresExclPaths[:], ""},
 		{siteNamed(t, "parts"), partsPaths[:], ""},
+		{siteNamed(t, "qos-tree"), qosTreePaths[:], ""},
 		{&oneNode, oneNodePaths[:], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
 	} {
 		for _, path := range c.paths {

@@ -22,6 +22,9 @@ type liveSite struct {
 	Plan  func() []plannedJob
 	// Accounts is the fair-share tree (nil: siteAccounts).
 	Accounts []siteAccount
+	// Parents gives an account's parent account (absent: root); a
+	// parent comes before its children in Accounts.
+	Parents map[string]string
 	// Align starts the workload Align seconds after a run of the decay
 	// thread (0: at once), so that the PriorityCalcPeriod runs fall at
 	// the same points of the workload in every run.
@@ -137,6 +140,7 @@ var liveSites = []liveSite{
 	gresSite,
 	gresExclSite,
 	partsSite,
+	qosTreeSite,
 }
 
 // partsSched is the held-out site's priority and backfill: siteSched's

@@ -32,6 +32,9 @@ type Account struct {
 	Name   string
 	Shares int64
 	Users  []User
+	// Parent is the account it lies under ("": root); a parent comes
+	// before its children in Site.Accounts (sacctmgr adds them in order).
+	Parent string
 }
 
 // User is a user's association with an account: its RawShares there and
@@ -52,7 +55,11 @@ func (s *Site) Sacctmgr() string {
 		fmt.Fprintf(&b, "add qos %s priority=%d\n", q, s.QOS[q])
 	}
 	for _, a := range s.Accounts {
-		fmt.Fprintf(&b, "add account %s fairshare=%d\n", a.Name, a.Shares)
+		fmt.Fprintf(&b, "add account %s fairshare=%d", a.Name, a.Shares)
+		if a.Parent != "" {
+			fmt.Fprintf(&b, " parent=%s", a.Parent)
+		}
+		b.WriteString("\n")
 	}
 	for _, a := range s.Accounts {
 		for _, u := range a.Users {
