@@ -425,6 +425,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		kf, c.minRes = keepFront(ls, c.now, c.most, c.gain, c.mostA, c.after, c.minRes)
 		c.blocked = kf > 0
 	}
+	// what the pass's end needs, in the loop's state: as locals live
+	// across the loop, which reads neither, the compiler reloaded them at
+	// the loop's joins (h-cons10)
+	c.m, c.inPlace = m, inPlace
 	for k := kf; k < len(ls); k++ {
 		// w bounds the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
@@ -611,6 +615,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		list = list[:w]
 	}
+	m, inPlace = c.m, c.inPlace
 	m.gone = c.gone[:0]
 	m.routes.visits += int64(len(ls))
 	m.routes.moves += int64(len(c.gave))
@@ -690,6 +695,8 @@ type consLoop struct {
 	ok, blocked bool
 	// the pass's inputs
 	now, most, mostA int64
+	m                *consMemo // the pass's memo and whether its list is
+	inPlace          bool      // m.jobs, for the pass's end
 	gain             span
 	after            []span
 	// counts for consRoutes
