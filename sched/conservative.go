@@ -598,7 +598,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		c.blocked = true
 		if t != r {
-			s.reserve(j, t)
+			if j.firstRes >= 0 && len(s.resObs) == 0 {
+				j.res = t // all reserve does then, without its call
+			} else {
+				s.reserve(j, t)
+			}
 		}
 		// in place: the other fields are as they were
 		e.res, e.after, e.fresh = t, len(c.gave), false
