@@ -539,7 +539,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			if !fits {
 				c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
-				markFresh(ls[k+1:])
+				markFresh(ls, k+1)
 			}
 			if t != r {
 				// g is where the profile gained: the slot given
@@ -586,7 +586,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			t, fits = prof.Fit(n, d, c.now)
 			if !fits {
 				c.ok = false
-				markFresh(ls[k+1:])
+				markFresh(ls, k+1)
 			}
 			prof.Allocate(t, d, n)
 		}
@@ -974,9 +974,11 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 // markFresh marks the entries fresh, to be placed again from now: the
 // jobs after one that fits nowhere, once nothing is known (a pass that
 // begins knowing nothing has only fresh entries), so that the placement
-// loop tests fresh alone.
-func markFresh(es []consEntry) {
-	for k := range es {
+// loop tests fresh alone. Those from the index from on: es[from:] would
+// keep the capacity of es live across the placement loop, reloaded at
+// its joins (h-cons10).
+func markFresh(es []consEntry, from int) {
+	for k := from; k < len(es); k++ {
 		es[k].fresh = true
 	}
 }
