@@ -509,7 +509,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			return
 		}
 		e := &ls[k]
-		d, r, n, j := e.d, e.res, e.n, e.job
+		d, r, n := e.d, e.res, e.n
 		t := r
 		switch {
 		case w.from >= w.until:
@@ -527,9 +527,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
 			if e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
+				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
 			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
+				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
 				c.scans++
 				if t == r {
 					// field by field: a composite literal is built
@@ -590,6 +592,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			prof.Allocate(t, d, n)
 		}
+		j := e.job // (read here, not kept across the calls above)
 		if t == c.now {
 			j.backfill = c.blocked
 			c.start = append(c.start, j)
