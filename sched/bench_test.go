@@ -799,6 +799,45 @@ import (
 // before fresh (4,540.5 M, no change). The goal of 3 is not met:
 // 335.8 M (7.4%) more to go.
 //
+// Then (2026-12-02, 16:47–17:30 UTC, helper h-cons10; the same callgrind
+// of examples/simulate on the gzip file, whole process, at 521d2b02):
+// conservative 4,539.7 M, EASY 1,400.9 M (3.24×). Four cuts, each with
+// -jobs-out byte-identical on SDSC-BLUE, KTH-SP2, CTC-SP2, SDSC-SP2,
+// LANL-CM5 and SDSC-Par, with and without -kill, and the routes' counts
+// (visits, moves, scans, noStart, rMinus1) unchanged:
+//
+//	The full pass after arrivals alone with reservations passed (now >
+//	minRes, the same qepoch: a running job outlived its prediction;
+//	20,288 passes) walked the queue's slice (1.49 M items with the
+//	removed jobs' nils) matching each job with its entry, 106 M
+//	instructions; it now takes the last pass's list in place, as
+//	arrivalsInPlace does, and holds at now the entries whose slot has
+//	passed, a test of each entry (22 M): 4,539.7 M → 4,472.9 M.
+//	The memo and inPlace, which only the pass's end reads, in consLoop
+//	rather than locals live across the placement loop (the compiler
+//	reloaded them at the loop's joins, callgrind charging it to lines
+//	outside the loop): 4,443.2 M.
+//	A moved job's reservation set in place when no observer watches
+//	reservations and the job had one (all reserve does then; 1.05 M
+//	calls): 4,415.7 M.
+//	markFresh(ls, k+1) instead of markFresh(ls[k+1:]): the slice kept
+//	the list's capacity live across the loop, reloaded after each call:
+//	4,401.8 M.
+//	A scanned job's n, d and r read again from its entry after fitBefore
+//	or fitOwn, and its *Job where it is used, rather than spilled before
+//	the call and reloaded after it: 4,384.1 M.
+//
+// Now 4,384.1 M against EASY's 1,401.2 M at c3f19fb8 (3.13×; EASY was
+// 1,400.9 M before, its code untouched); 3× needs 180.5 M less. Go keeps
+// no register across a call, so what the placement loop keeps live
+// across its calls (fitBefore, fitOwn, the moves) is stored before each
+// and loaded after it, and callgrind charges those loads to whatever line
+// the compiler gave them (markFresh's, the memo's stores after the loop):
+// the line profile's odd costs were these. What is left is as the notes
+// above say: the kept visits' inner loop (about 50 instructions each,
+// 6.2 M), fitBefore (3.19 M scans, 255 each, in profile.go) and the
+// moves' shift, Allocate and memmove (1.07 M moves, about 550 each).
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the

@@ -286,11 +286,34 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			s.conservativeArrivals(prof, m)
 			return
 		}
-		if s.qepoch == m.qepoch && s.now <= m.minRes {
-			// nothing but arrivals changed the queue, and every slot is
-			// as the last pass left it
+		give := func(e *consEntry) { // e no longer holds its slot
+			prof.Allocate(e.res, e.d, -e.n)
+			gain = gain.join(span{e.res, e.res + e.d})
+		}
+		if s.qepoch == m.qepoch {
+			// nothing but arrivals changed the queue: it is the last
+			// pass's list and the arrivals since, in place
 			list, inPlace = s.consArrivals(m.jobs, m.nextSeq), true
 			m.routes.arrivalsInPlace++
+			if s.now > m.minRes {
+				// but reservations have passed (a running job outlived
+				// its prediction): those jobs are held at now, placed
+				// again, as the walk of the queue below does (it took
+				// 106 M instructions on SDSC-BLUE for these 20 k passes,
+				// matching each job with its entry; this, a test of
+				// each entry)
+				m.routes.duePasses++
+				for k := range list {
+					if e := &list[k]; e.res >= 0 && e.res < s.now {
+						j := e.job
+						give(e)
+						j.res = s.now
+						*e = fresh(j)
+						prof.Allocate(j.res, e.d, j.n)
+						over = over || prof.least(j.res, j.res+e.d) < 0
+					}
+				}
+			}
 			break
 		}
 		// the list rewritten in place, in m.jobs: most entries stay
@@ -299,10 +322,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// after every entry, do not make, sends it to m.next)
 		old := m.jobs
 		list, inPlace = old[:0], true
-		give := func(e *consEntry) { // e no longer holds its slot
-			prof.Allocate(e.res, e.d, -e.n)
-			gain = gain.join(span{e.res, e.res + e.d})
-		}
 		// the queue's slice walked in place: Ascend's callback cost a
 		// call and a closure's loads at every job of every pass
 		q := &s.waitFCFS
@@ -406,6 +425,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		kf, c.minRes = keepFront(ls, c.now, c.most, c.gain, c.mostA, c.after, c.minRes)
 		c.blocked = kf > 0
 	}
+	// what the pass's end needs, in the loop's state: as locals live
+	// across the loop, which reads neither, the compiler reloaded them at
+	// the loop's joins (h-cons10)
+	c.m, c.inPlace = m, inPlace
 	for k := kf; k < len(ls); k++ {
 		// w bounds the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
@@ -486,7 +509,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			return
 		}
 		e := &ls[k]
-		d, r, n, j := e.d, e.res, e.n, e.job
+		d, r, n := e.d, e.res, e.n
 		t := r
 		switch {
 		case w.from >= w.until:
@@ -504,9 +527,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
 			if e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
+				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
 			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
+				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
 				c.scans++
 				if t == r {
 					// field by field: a composite literal is built
@@ -516,7 +541,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			if !fits {
 				c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
-				markFresh(ls[k+1:])
+				markFresh(ls, k+1)
 			}
 			if t != r {
 				// g is where the profile gained: the slot given
@@ -563,10 +588,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			t, fits = prof.Fit(n, d, c.now)
 			if !fits {
 				c.ok = false
-				markFresh(ls[k+1:])
+				markFresh(ls, k+1)
 			}
 			prof.Allocate(t, d, n)
 		}
+		j := e.job // (read here, not kept across the calls above)
 		if t == c.now {
 			j.backfill = c.blocked
 			c.start = append(c.start, j)
@@ -575,7 +601,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		c.blocked = true
 		if t != r {
-			s.reserve(j, t)
+			if j.firstRes >= 0 && len(s.resObs) == 0 {
+				j.res = t // all reserve does then, without its call
+			} else {
+				s.reserve(j, t)
+			}
 		}
 		// in place: the other fields are as they were
 		e.res, e.after, e.fresh = t, len(c.gave), false
@@ -592,6 +622,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		list = list[:w]
 	}
+	m, inPlace = c.m, c.inPlace
 	m.gone = c.gone[:0]
 	m.routes.visits += int64(len(ls))
 	m.routes.moves += int64(len(c.gave))
@@ -671,6 +702,8 @@ type consLoop struct {
 	ok, blocked bool
 	// the pass's inputs
 	now, most, mostA int64
+	m                *consMemo // the pass's memo and whether its list is
+	inPlace          bool      // m.jobs, for the pass's end
 	gain             span
 	after            []span
 	// counts for consRoutes
@@ -944,9 +977,11 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 // markFresh marks the entries fresh, to be placed again from now: the
 // jobs after one that fits nowhere, once nothing is known (a pass that
 // begins knowing nothing has only fresh entries), so that the placement
-// loop tests fresh alone.
-func markFresh(es []consEntry) {
-	for k := range es {
+// loop tests fresh alone. Those from the index from on: es[from:] would
+// keep the capacity of es live across the placement loop, reloaded at
+// its joins (h-cons10).
+func markFresh(es []consEntry, from int) {
+	for k := from; k < len(es); k++ {
 		es[k].fresh = true
 	}
 }

@@ -15,6 +15,9 @@ type consRoutes struct {
 	// the last pass's, in place), the other full passes, and those
 	// among all full passes that began overdrawn (consOverdrawn)
 	quiet, rebasedArrivals, arrivalsInPlace, full, overdrawn int64
+	// the full passes with the list in place that held at now the jobs
+	// whose reservation had passed
+	duePasses int64
 	// the placement loop: the entries it visited, the jobs moved
 	visits, moves int64
 	// the settled jobs' scans (fitBefore), the visits at which the

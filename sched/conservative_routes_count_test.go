@@ -40,6 +40,7 @@ func TestConservativeRoutesTaken(t *testing.T) {
 		{"quiet passes (conservativeQuiet)", r.quiet},
 		{"arrivals after a rebase without gain", r.rebasedArrivals},
 		{"full passes with the list in place", r.arrivalsInPlace},
+		{"of those, with reservations passed", r.duePasses},
 		{"overdrawn passes (consOverdrawn)", r.overdrawn},
 		{"moves", r.moves},
 		{"scans (fitBefore)", r.scans},
