@@ -121,6 +121,25 @@ func TestDaysBounded(t *testing.T) {
 	}
 }
 
+// A machine smaller than a trial's reservations (Table 6.2 asks 48
+// processors of every machine) failed with the simulator's "rejected job
+// 301 (48 processors, …) on a 16-processor machine" after the earlier
+// trials had run; it is refused, named, before any trial runs.
+func TestMachineSmallerThanTrial(t *testing.T) {
+	dir := t.TempDir()
+	a := clitest.WriteTrace(t, dir, "a.swf", 1500, 64)
+	small := clitest.WriteTrace(t, dir, "small.swf", 1500, 16)
+	var out, progress bytes.Buffer
+	opt := options{paths: []string{a, small}, days: 9, count: 2, step: 30, trials: table62, progress: &progress}
+	err := reproduce(&out, opt)
+	if want := "small.swf: a machine of 16 processors, fewer than the 48 each reservation of trial (48, 3600, 43200) asks of every machine"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want %q", err, want)
+	}
+	if progress.Len() > 0 {
+		t.Errorf("trials ran before the refusal:\n%s", progress.String())
+	}
+}
+
 // A log that is malformed, or has no sane job, is an error naming it and,
 // for the latter, why its jobs were left out: they were "swf: line 1,
 // field 1 ..." without the file and "no sane jobs" without a reason.

@@ -242,6 +242,23 @@ func checkDays(ms []machine, days int64) error {
 	return nil
 }
 
+// checkNodes refuses a machine smaller than a trial's reservations, each
+// of which asks tr.Nodes processors of every site: the simulator rejected
+// the first such job only after the earlier trials had run ("agent:
+// simulator rejected job 301 (48 processors, …) on a 16-processor
+// machine"), and the table was lost.
+func checkNodes(ms []machine, trials []trial) error {
+	for _, tr := range trials {
+		for _, m := range ms {
+			if int64(tr.Nodes) > m.size {
+				return fmt.Errorf("%s: a machine of %d processors, fewer than the %d each reservation of trial (%d, %d, %d) asks of every machine",
+					m.name, m.size, tr.Nodes, tr.Nodes, tr.Walltime, tr.Lead)
+			}
+		}
+	}
+	return nil
+}
+
 // simulateTrial runs one trial; with refc (one per site) each site's
 // submissions are re-forecast into it.
 func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (trialSummary, []coalloc.Result, error) {
@@ -317,6 +334,9 @@ func reproduce(out io.Writer, opt options) error {
 		return err
 	}
 	if err := checkDays(ms, opt.days); err != nil {
+		return err
+	}
+	if err := checkNodes(ms, opt.trials); err != nil {
 		return err
 	}
 	for _, m := range ms {
