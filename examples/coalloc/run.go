@@ -111,6 +111,7 @@ func (o *siteObserver) OnReservation(int64, *swf.Job, int64) {}
 type versioned struct {
 	*qbets.Predictor
 	asked *int64
+	size  int64 // the machine's processors
 }
 
 func (v versioned) Version() uint64 {
@@ -121,6 +122,14 @@ func (v versioned) Version() uint64 {
 func (v versioned) ProbWithin(nodes int, walltime, within int64) (float64, bool) {
 	if v.asked != nil {
 		*v.asked++
+	}
+	if int64(nodes) > v.size {
+		// A machine smaller than the request never starts it: QBETS,
+		// which knows no machine size, gave some a chance, and the
+		// simulator's refusal of the job submitted ("agent: simulator
+		// rejected job 301 (48 processors, …) on a 16-processor
+		// machine") ended the whole run after its earlier trials.
+		return 0, true
 	}
 	return v.Predictor.ProbWithin(nodes, walltime, within) // no history: read as 0
 }
@@ -280,9 +289,9 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		sims = append(sims, s)
 		var m varq.Machine = agent.NewSchedMachine(s, first)
 		if refc != nil {
-			m = &reforecast{Machine: m, fc: versioned{fc, nil}, w: tr.Walltime, stat: &refc[i]}
+			m = &reforecast{Machine: m, fc: versioned{fc, nil, mc.size}, w: tr.Walltime, stat: &refc[i]}
 		}
-		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: versioned{fc, opt.asked}, Machine: m})
+		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: versioned{fc, opt.asked, mc.size}, Machine: m})
 	}
 	x, err := coalloc.NewExecutor(sites)
 	if err != nil {

@@ -103,6 +103,25 @@ func TestSpanWithoutRejectedJobs(t *testing.T) {
 	if !strings.Contains(w.desc, "41 jobs over 2 days") {
 		t.Errorf("workload: %s", w.desc)
 	}
+	// A job of unknown submit time (-1, rejected as "no submit time")
+	// made the span start at 0: "41 jobs over 12 days" of jobs submitted
+	// from day 10 to day 11.6.
+	var u strings.Builder
+	u.WriteString("; MaxProcs: 8\n")
+	for i := range 40 {
+		fmt.Fprintf(&u, "%d %d 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n", i+1, 864000+3600*i)
+	}
+	u.WriteString("41 -1 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n")
+	path = filepath.Join(t.TempDir(), "unknown.swf")
+	if err := os.WriteFile(path, []byte(u.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w, err = fromTrace(path, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(w.desc, "41 jobs over 2 days") {
+		t.Errorf("workload with an unknown submit time: %s", w.desc)
+	}
 }
 
 // A QBETS method with no bound writes median_bound_s null, as qbets -json

@@ -416,6 +416,14 @@ func TestLoadOfHostileLogs(t *testing.T) {
 		{"allhuge", func(_ int, f []string) { f[4], f[7] = "9223372036854775807", "9223372036854775807" }, 1,
 			"trace allhuge: cannot compute its offered load to scale to 0.9: every one of its 50 jobs has a size past 2^40", ""},
 		{"runzero", func(_ int, f []string) { f[3] = "0" }, 1, "trace runzero: cannot compute its offered load to scale to 0.9: it is 0 (every run time 0", ""},
+		// every job submitted at one instant, one without a wait: the error
+		// blamed the one ("1 of its 50 jobs have no logged wait")
+		{"oneinstant", func(i int, f []string) {
+			f[1] = "0"
+			if i == 7 {
+				f[2] = "-1"
+			}
+		}, 1, "trace oneinstant: cannot compute its offered load to scale to 0.9: it is 0 (every run time 0, or every job submitted at one instant: the log's own schedule, S8, holds no processor-second between the warm-up and the last arrival; 49 of its 50 jobs measured", ""},
 	} {
 		trace := edit(c.name, c.edit)
 		spec := filepath.Join(t.TempDir(), "s.json")

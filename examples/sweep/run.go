@@ -591,10 +591,13 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				// offered load is that of the log's own schedule (S8).
 				in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: %d of its %d jobs have no logged wait, run time or size (the load is that of the log's own schedule, S8)",
 					p.Trace, p.Load, raw.skipped, len(raw.jobs))
-				if raw.skipped == 0 {
-					// ("0 of its 300 jobs have no logged wait" said no why)
-					in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: it is 0 (every run time 0, or every job submitted at one instant: the log's own schedule, S8, holds no processor-second between the warm-up and the last arrival)",
-						p.Trace, p.Load)
+				if n := len(inRange(raw.jobs)); raw.skipped < n {
+					// Some jobs were measured and their load is 0. ("0 of
+					// its 300 jobs have no logged wait" said no why, and
+					// "4 of its 300 jobs have none" of a log submitted at
+					// one instant blamed the 4.)
+					in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: it is 0 (every run time 0, or every job submitted at one instant: the log's own schedule, S8, holds no processor-second between the warm-up and the last arrival; %d of its %d jobs measured, the others without a logged wait, run time or size)",
+						p.Trace, p.Load, n-raw.skipped, len(raw.jobs))
 				}
 				if len(raw.jobs) > 0 && len(inRange(raw.jobs)) == 0 {
 					// (said "every run time 0" of a log whose every job

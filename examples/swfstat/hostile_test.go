@@ -235,6 +235,33 @@ func TestOfferedLoadUnknown(t *testing.T) {
 	}
 }
 
+// A log whose jobs were all submitted at one instant (an empty submit
+// span) has no offered load: the text left the line out without a word
+// (-json leaves the key out, as documented); so did a log of unknown
+// submit times.
+func TestOfferedLoadEmptySpan(t *testing.T) {
+	for _, c := range []struct{ name, sub, want string }{
+		{"instant", "0", "unknown (submit span 0 s: every job submitted at one instant)"},
+		{"nosubmit", "-1", "unknown (no job with a known submit time)"},
+	} {
+		p := filepath.Join(t.TempDir(), c.name+".swf")
+		log := "; MaxProcs: 8\n"
+		for i := 1; i <= 3; i++ {
+			log += fmt.Sprintf("%d %s 5 100 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n", i, c.sub)
+		}
+		if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := clitest.Exec(run, "", p)
+		if r.Code != 0 || !regexp.MustCompile(`(?m)^offered load +`+regexp.QuoteMeta(c.want)+`$`).MatchString(r.Stdout) {
+			t.Errorf("%s: exit %d, want %q:\n%s%s", c.name, r.Code, c.want, r.Stdout, r.Stderr)
+		}
+		if r := clitest.Exec(run, "", p, "-json"); r.Code != 0 || strings.Contains(r.Stdout, "offered_load") {
+			t.Errorf("%s -json: exit %d:\n%s", c.name, r.Code, r.Stdout)
+		}
+	}
+}
+
 // Lines without a job number (-1, SWF's "missing"; 0) are counted as such,
 // not as duplicates of one another: the simulators number them. A log of
 // 20 "-1" lines said "duplicate job numbers 19".

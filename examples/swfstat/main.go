@@ -252,6 +252,12 @@ func (s *summary) print(out io.Writer, name string) {
 			fmt.Fprintf(w, "offered load\t%.1f%% (Σ size×runtime / (P × submit span))\n", 100*load)
 		} else if s.worked == 0 {
 			fmt.Fprintf(w, "offered load\tunknown (no job with both its size and its run time)\n")
+		} else if !s.known {
+			fmt.Fprintf(w, "offered load\tunknown (no job with a known submit time)\n")
+		} else {
+			// (the line was left out: a log submitted at one instant
+			// printed no load and no word why)
+			fmt.Fprintf(w, "offered load\tunknown (submit span 0 s: every job submitted at one instant)\n")
 		}
 	}
 	fmt.Fprintf(w, "with user estimate\t%d (%s)\n", s.withEstimate, pct(s.withEstimate, s.jobs))

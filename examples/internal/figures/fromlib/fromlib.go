@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/batchq/batchq/internal/activity"
 
@@ -26,13 +27,28 @@ import (
 // maxUsers flurry users of most flurry jobs drawn as their own lines. ok is
 // false when the log has no user IDs (nothing to attribute flurries to).
 // A job whose submit time is past sanitize.MaxTime (2^40 s) is left out of
-// the weeks and counted in the figure's title (cli.SubmitsInRange); a log
+// the weeks and counted in the figure's title (cli.SubmitsInRange), as is
+// one of unknown submit time (-1); a log
 // whose known submissions still span more than 100 years is an error (which
 // end is wrong is not known).
 func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers int) (a figures.Activity, cands sanitize.Candidates, ok bool, err error) {
 	jobs, far := cli.SubmitsInRange(jobs)
-	if len(jobs) == 0 && far > 0 {
-		return a, nil, false, fmt.Errorf("weekly activity: no job to bin: jobs left out: %d %s (a submit time past 2^40 s)", far, sanitize.TimeOutOfRange)
+	// A job of unknown submit time (-1) has no week: binned at -1, it drew
+	// the log from 1970 (CEA-Curie's jobs of day 366 after 52 empty weeks)
+	// and itself in week 0.
+	n := len(jobs)
+	if slices.ContainsFunc(jobs, func(j swf.Job) bool { return j.Submit < 0 }) {
+		jobs = slices.DeleteFunc(slices.Clone(jobs), func(j swf.Job) bool { return j.Submit < 0 })
+	}
+	var left []string
+	if far > 0 {
+		left = append(left, fmt.Sprintf("%d %s (a submit time past 2^40 s)", far, sanitize.TimeOutOfRange))
+	}
+	if unknown := n - len(jobs); unknown > 0 {
+		left = append(left, fmt.Sprintf("%d %s (-1)", unknown, sanitize.NoSubmit))
+	}
+	if len(jobs) == 0 && len(left) > 0 {
+		return a, nil, false, fmt.Errorf("weekly activity: no job to bin: jobs left out: %s", strings.Join(left, ", "))
 	}
 	if !slices.ContainsFunc(jobs, func(j swf.Job) bool { return j.User >= 0 }) {
 		return a, nil, false, nil
@@ -52,8 +68,8 @@ func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers 
 		return a, nil, false, err
 	}
 	a.Title = fmt.Sprintf("%s: %d suspected flurries (sanitize.DetectFlurries)", title, len(cands))
-	if far > 0 {
-		a.Title += fmt.Sprintf("; jobs left out: %d %s (a submit time past 2^40 s)", far, sanitize.TimeOutOfRange)
+	if len(left) > 0 {
+		a.Title += "; jobs left out: " + strings.Join(left, ", ")
 	}
 	origin := totals[0].Start
 	for _, t := range totals {

@@ -97,6 +97,19 @@ func TestActivityCorruptSpan(t *testing.T) {
 	if _, _, _, err := Activity(jobs, "span", sanitize.FlurryConfig{}, 5); err == nil || !strings.Contains(err.Error(), "more than 100 years") {
 		t.Errorf("got %v, want an error naming the span", err)
 	}
+	// A job of unknown submit time (-1) was binned at -1: the weeks began
+	// in 1970, the log's after 52 empty ones, and the job was in week 0.
+	late := []swf.Job{{ID: 1, Submit: -1, User: 1, AllocProcs: 1}, {ID: 2, Submit: 366 * 86400, User: 1, AllocProcs: 1}, {ID: 3, Submit: 366*86400 + 3600, User: 1, AllocProcs: 1}}
+	a, _, ok, err = Activity(late, "unknown", sanitize.FlurryConfig{}, 5)
+	if err != nil || !ok || len(a.Jobs) != 1 || a.Jobs[0] != 2 {
+		t.Fatalf("ok %v, err %v, weeks %v; want one week of 2 jobs", ok, err, a.Jobs)
+	}
+	if want := "; jobs left out: 1 no submit time (-1)"; !strings.HasSuffix(a.Title, want) {
+		t.Errorf("title %q, want it to end %q", a.Title, want)
+	}
+	if late[0].Submit != -1 || late[0].ID != 1 {
+		t.Errorf("the caller's jobs changed: %+v", late)
+	}
 	all := []swf.Job{{ID: 1, Submit: 1 << 62, User: 1, AllocProcs: 1}}
 	if _, _, _, err := Activity(all, "all far", sanitize.FlurryConfig{}, 5); err == nil || !strings.Contains(err.Error(), "no job to bin: jobs left out: 1 time out of range") {
 		t.Errorf("got %v, want an error counting the job left out", err)
