@@ -657,8 +657,9 @@ func (p *Policy) fitsNone(free int64) bool {
 }
 
 // beyondOf reports whether waiting job r starts beyond bf_window in
-// this cycle because a job tested before it in the cycle does, asking no
-// more CPUs for no longer. The plan only loses free CPUs as the cycle
+// this cycle of the plan of CPUs because a job tested before it in the
+// cycle does, asking no more CPUs for no longer. (Not in the named-node
+// plan, whose fit depends on the job's partition, memory and GPUs too.) The plan only loses free CPUs as the cycle
 // goes on, so r's earliest start is no earlier than that job's, which
 // bfBeyond already bounds from below, and r's fit is spared. p.beyond
 // holds the (CPUs, time limit) of such jobs, none asking as little as
