@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,12 +24,66 @@ func sizeError(c *checked, starts []int64, part string, big bool) (float64, int)
 	return sum / float64(max(n, 1)), n
 }
 
+// deepStarts counts the backfill starts of c's slurmctld log that a
+// sprio sample before them ranks behind at least bf_max_job_test jobs still
+// pending when the cycle began (started no earlier than 100 ms before
+// it: the cycle's own earlier starts are among those it tested), with no
+// recalculation of priorities between sample and start; and the starts
+// so rated. A cycle that counted every job it tested toward
+// bf_max_job_test, as the policy's does, could not reach such a job.
+func deepStarts(t *testing.T, c *checked) (deep, rated int) {
+	cfg, _, err := siteConfig(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, maxTest := c.rec, int(cfg.BackfillMaxJobTest)
+	start := map[string]int64{}
+	for _, l := range rec.Log {
+		start[l.ID] = l.Start
+	}
+	for _, l := range rec.Log {
+		if !l.Backfill {
+			continue
+		}
+		k := -1
+		for i, s := range rec.Samples {
+			if s.T <= l.Start {
+				k = i
+			}
+		}
+		if k < 0 || slices.ContainsFunc(rec.Decays, func(d int64) bool { return d > rec.Samples[k].T && d <= l.Start }) {
+			continue
+		}
+		ps, err := parseSprio(rec.Samples[k].Sprio)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(ps, func(p prio) bool { return p.ID == l.ID })
+		if i < 0 {
+			continue
+		}
+		rated++
+		ahead := 0
+		for _, p := range ps {
+			if s, ok := start[p.ID]; ok && p.Priority > ps[i].Priority && s >= l.Start-100 && p.ID != l.ID {
+				ahead++
+			}
+		}
+		if ahead >= maxTest {
+			deep++
+		}
+	}
+	return deep, rated
+}
+
 // TestPartsDebug generates the README's region partsdebug, what the
 // search for why the policy starts debug's jobs early on site parts
 // measured: the signed start error by partition and job size, the
 // policy's beside the other Slurm run's, the policy's debug error as
-// bf_max_job_test varies, and the error by partition of the policy whose
-// backfill plans on the pool of CPUs (README.md, "A held-out site").
+// bf_max_job_test varies, how many of Slurm's backfill starts lay deeper
+// in its queue than bf_max_job_test (deepStarts; site live's for
+// contrast), and the error by partition of the policy whose backfill
+// plans on the pool of CPUs (README.md, "A held-out site").
 func TestPartsDebug(t *testing.T) {
 	var cs []*checked
 	for _, path := range partsPaths {
@@ -77,6 +132,25 @@ func TestPartsDebug(t *testing.T) {
 		if k == 0 {
 			b.WriteString(";")
 		}
+	}
+	b.WriteString(".\n\nSlurm's backfill starts that its sprio samples rank behind at least bf_max_job_test (20) jobs pending when the cycle began, of the starts so rated (no recalculation between the sample and the start):")
+	for k, c := range cs {
+		deep, rated := deepStarts(t, c)
+		sep := ","
+		if k == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s run %d %d of %d", sep, k+1, deep, rated)
+	}
+	b.WriteString("; on site live (every partition on every node, bf_max_job_test 50)")
+	for k, path := range []string{recordPath, secondPath} {
+		_, c := readPrepared(t, path)
+		deep, rated := deepStarts(t, c)
+		sep := ","
+		if k == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s run %d %d of %d", sep, k+1, deep, rated)
 	}
 	b.WriteString(".\n\nThe mean signed start error by partition of the policy with backfill planning on the pool of CPUs (slurm.Config.NamedNodes false) instead of on named nodes:")
 	for k, c := range cs {

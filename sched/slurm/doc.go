@@ -11,18 +11,16 @@
 //
 // A job's user, account, partition and QOS are its SWF User, Group, Queue
 // and Partition fields, named through Config's *Names maps. One pool of P
-// processors is P nodes of one CPU; sched.Config.Nodes in the machine
-// gives Slurm's nodes. Each Config field says what the model does with its
-// slurm.conf key, as Slurm's source does it; sched/slurm/README.md walks
-// through the threads, their timing and the costs. Jobs are killed
-// at their time limit plus OverTimeLimit; a job no partition can run is
-// cancelled and counted (Policy.Unrunnable). Policy.Schedule alone, without
-// Run, makes it a sched.Scheduler for other simulators.
+// processors is P nodes of one CPU; sched.Config.Nodes gives Slurm's
+// nodes. Each Config field says what the model does with its slurm.conf
+// key, as Slurm's source does; README.md walks through the threads, their
+// timing and costs. Jobs are killed at their time limit plus OverTimeLimit;
+// a job no partition can run is cancelled and counted (Policy.Unrunnable).
+// Policy.Schedule alone, without Run, makes it a sched.Scheduler.
 //
 // A run costs a calculation per PriorityCalcPeriod while jobs run or wait
-// (once for a stretch in which no job can start) over the associations
-// jobs reach, and a plan of the jobs each backfill cycle tests; a quiet
-// stretch costs a few cycles of usage decay at most (README.md's Cost).
+// (one for a stretch where none can start), over the associations jobs
+// reach, and a plan of the jobs each backfill cycle tests (README.md).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):
@@ -48,6 +46,7 @@
 //     periodic run passed over holds back none by SchedMinInterval.
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
+//     bf_max_job_test counts jobs Slurm skips uncounted: cycles end early.
 //   - KillWait, the 30 s limit check: jobs die at limit + OverTimeLimit at
 //     once; overdue jobs' planned ends omit KillWait: reservations early.
 package slurm

@@ -744,7 +744,6 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 	begin := p.floorRes(now)
 	tested := int64(0)
 	reserved := false
-	p.beyond = p.beyond[:0]
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
@@ -752,10 +751,10 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 		if p.bfSkips(r) {
 			continue
 		}
+		// Every job is fitted, as Slurm's _try_sched tests each: the pool
+		// plan's shortcut (beyondOf) does not hold here, where a job's
+		// start turns on its partition's nodes, memory and GPUs too.
 		tested++
-		if p.beyondOf(r) {
-			continue
-		}
 		ns.need = jobNeed{excl: r.excl}
 		if ns.mg {
 			if j := p.ptr(pass, r); j != nil {
@@ -770,7 +769,6 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 		}
 		if node < 0 {
 			p.bfBeyond = min(p.bfBeyond, t)
-			p.addBeyond(r)
 			continue
 		}
 		if t == now {

@@ -283,3 +283,26 @@ func TestExclusiveBilled(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolPlanBeyondExclusive: the plan of CPUs passes over a job as
+// starting beyond bf_window only after one asking no more of the plan's
+// CPUs: an exclusive job's are its whole nodes', not those it asks. Two
+// nodes of 4 CPUs, bf_window 600 s: job 1 fills node 0 and job 2 takes 2
+// CPUs of node 1, both to 5000; job 3 (1 CPU, exclusive, 100 s) finds no
+// whole node before 5000; job 4 (2 CPUs, 200 s) fits node 1's free CPUs
+// and backfill starts it at its first cycle.
+//
+// Checked: comparing the CPUs asked (job 3's 1), the cycle passed job 4
+// over as beyond the window, and it started at 5000.
+func TestPoolPlanBeyondExclusive(t *testing.T) {
+	j3 := nodeJob(3, 1, 1, 100, 100)
+	j3.Demand.Exclusive = true
+	jobs := []swf.Job{nodeJob(1, 0, 4, 5000, 5000), nodeJob(2, 0, 2, 5000, 5000), j3, nodeJob(4, 2, 2, 200, 200)}
+	start, _ := startsOn(t, Config{BackfillWindow: 600}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 2, Cores: 4}}}, jobs)
+	if start[3] < 5000 {
+		t.Fatalf("job 3 started at %d; want at 5000 or later (the case's premise)", start[3])
+	}
+	if start[4] > 100 {
+		t.Errorf("job 4 started at %d; want at backfill's first cycle (it fits now, before job 3)", start[4])
+	}
+}

@@ -657,16 +657,18 @@ func (p *Policy) fitsNone(free int64) bool {
 }
 
 // beyondOf reports whether waiting job r starts beyond bf_window in
-// this cycle because a job tested before it in the cycle does, asking no
-// more CPUs for no longer. The plan only loses free CPUs as the cycle
-// goes on, so r's earliest start is no earlier than that job's, which
-// bfBeyond already bounds from below, and r's fit is spared. p.beyond
-// holds the (CPUs, time limit) of such jobs, none asking as little as
-// another for as short.
+// this cycle of the plan of CPUs because a job tested before it in the
+// cycle does, asking no more of the plan's CPUs (planCPUs: an exclusive
+// job's whole nodes) for no longer. (Not in the named-node plan, whose
+// fit turns on the job's partition, memory and GPUs too.) The plan only
+// loses free CPUs as the cycle goes on, so r's earliest start is no
+// earlier than that job's, which bfBeyond already bounds from below, and
+// r's fit is spared. p.beyond holds the (CPUs, time limit) of such jobs,
+// none asking as little as another for as short.
 func (p *Policy) beyondOf(r *jobRec) bool {
-	d := max(r.limit, 1)
+	c, d := r.planCPUs(), max(r.limit, 1)
 	for _, b := range p.beyond {
-		if b.cpus <= r.cpus && b.d <= d {
+		if b.cpus <= c && b.d <= d {
 			return true
 		}
 	}
@@ -676,15 +678,15 @@ func (p *Policy) beyondOf(r *jobRec) bool {
 // addBeyond adds r, found beyond bf_window and not beyondOf, to
 // p.beyond, dropping the jobs it asks less than.
 func (p *Policy) addBeyond(r *jobRec) {
-	d := max(r.limit, 1)
+	c, d := r.planCPUs(), max(r.limit, 1)
 	k := 0
 	for _, b := range p.beyond {
-		if !(r.cpus <= b.cpus && d <= b.d) {
+		if !(c <= b.cpus && d <= b.d) {
 			p.beyond[k] = b
 			k++
 		}
 	}
-	p.beyond = append(p.beyond[:k], beyondJob{r.cpus, d})
+	p.beyond = append(p.beyond[:k], beyondJob{c, d})
 }
 
 // beyondJob is what beyondOf compares of a job found beyond bf_window.
