@@ -47,15 +47,21 @@ func TestReadmeLANLWho(t *testing.T) {
 // ×2 of.
 const waitedLong = 120
 
-// classOf is the power-of-two size class of the naive baseline and the
-// forecaster (sched/forecast's sizeClass): 0 for 1 processor, 1 for 2,
-// 2 for 3–4, 3 for 5–8, …
+// classOf is the power-of-two size class of the naive baseline, the
+// forecaster (sched/forecast's sizeClass) and the intervals
+// (qbets/conformal's default class): 0 for 1 processor, 1 for 2, 2 for
+// 3–4, 3 for 5–8, …, and unknownClass for a job without a size (LANL-CM5's
+// 3 have no wait: none is replayed).
 func classOf(n int64) int {
-	if n <= 1 {
-		return 0
+	if n <= 0 {
+		return unknownClass
 	}
 	return bits.Len64(uint64(n - 1))
 }
+
+// unknownClass is the size class of a job without a size: its own, as
+// sched/forecast and qbets/conformal number it.
+const unknownClass = 64
 
 // classLabel names a size class by its processors.
 func classLabel(c int) string {
@@ -64,6 +70,8 @@ func classLabel(c int) string {
 		return "1"
 	case 1:
 		return "2"
+	case unknownClass:
+		return "unknown"
 	}
 	return fmt.Sprintf("%d–%d", 1<<(c-1)+1, 1<<c)
 }

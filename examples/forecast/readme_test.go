@@ -20,14 +20,14 @@ import (
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
-	"log-KTH-SP2":   "9ed28333c405842e07545f924a45e97d94c5b0fd49eb1d7d8ca489fc194b39f8",
+	"log-KTH-SP2":   "d5b540f03a7f3b0e83e0ce434744514e2ba2fa9daa76572d5280a95b4a4b480a",
 	"log-SDSC-Par":  "ee37cc17c9290ae4276a8f47f213993c793112902cc82ae5f8436d5572f4e2a1",
 	"log-OSC-Clust": "f3cfea0a029ca9fca587bb459676b18445f9ab136ba9dea4cfc8acdb50fe79f3",
 	"log-SDSC-SP2":  "c6214a7efef105263550e3bdc8940943ad52dd571fd2de7385d0f93a54a5095d",
 	"log-CTC-SP2":   "22a3bfbb8d1e7f5fbc1fefb44671a3ce725500534794bfae9f80a42bd10680b2",
 	"log-LANL-CM5":  "e043fa784648fd3d12f5b3bbc00dd55d9620b224477e6118a6c57d85e9f46105",
 	"log-SDSC-BLUE": "4376ea1be66a7d22db3483ce796fdf80e03b4a7471dc985f7d3656749c967e2b",
-	"log-CEA-Curie": "d0b36d3bfe7766ef45db6db03722c688fd06b4c99227dffa81c6175d088a5c32",
+	"log-CEA-Curie": "4ec71b13a818f8c9c8a5a8190001130f8a3f68de5902f60b7a60c653e2666ed7",
 }
 
 // rowsEnv, with the long run, names the predictors (comma-separated) to

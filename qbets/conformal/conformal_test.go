@@ -170,12 +170,13 @@ func TestWrapForwardsObserve(t *testing.T) {
 }
 
 // TestWrapDefaultClasses pins the class numbers Wrap's doc gives (0 for
-// 1 processor, 1 for 2, 2 for 3–4, 3 for 5–8, …), which a caller needs to
-// ask c.Interval about a job the Wrapper was not asked about: the jobs'
+// 1 processor, 1 for 2, 2 for 3–4, 3 for 5–8, …, 64 for a job without a
+// size: SWF's −1 or 0 in fields 5 and 8), which a caller needs to ask
+// c.Interval about a job the Wrapper was not asked about: the jobs'
 // outcomes (waits 10 times the point) must land in their class and no
 // other, beside 100 outcomes equal to the point in class 100.
 func TestWrapDefaultClasses(t *testing.T) {
-	for _, c := range []struct{ size, class int64 }{{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {8, 3}, {16, 4}, {17, 5}, {-1, 0}} {
+	for _, c := range []struct{ size, class int64 }{{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {8, 3}, {16, 4}, {17, 5}, {-1, 64}, {0, 64}} {
 		cal, _ := NewCalibrator(Config{MinClass: 1, Split: true, Levels: []float64{0.5}})
 		for range 100 {
 			cal.Update(100, 600, 600)
@@ -190,7 +191,7 @@ func TestWrapDefaultClasses(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for class := int64(0); class <= 6; class++ {
+		for _, class := range []int64{0, 1, 2, 3, 4, 5, 6, 63, 64, -1} {
 			lo, _ := cal.Interval(class, 600, 0)
 			if got, want := lo > 600, class == c.class; got != want {
 				t.Errorf("size %d: class %d has the outcomes: %v, want %v (lower end %v)", c.size, class, got, want, lo)

@@ -41,7 +41,8 @@ type question struct {
 
 // Wrap returns p with intervals from c, the classes given by class (nil:
 // the job's power-of-two size class, 1, 2, 3–4, 5–8, … processors,
-// numbered 0, 1, 2, 3, …: ⌈log2 size⌉, and 0 for a job without a size).
+// numbered 0, 1, 2, 3, …: ⌈log2 size⌉, and 64 for a job without a size,
+// its own class, as sched/forecast numbers it).
 // The class of a job the Wrapper is not asked about, a hypothetical one
 // forecast some other way, is that number (Wrapper.Class): c.Interval(class,
 // point, i) gives its interval from the outcomes the Wrapper fed c.
@@ -51,14 +52,29 @@ func Wrap(p Point, c *Calibrator, class func(*swf.Job) int64) *Wrapper {
 		Observe(replay.Event, *swf.Job) error
 	})
 	if w.class == nil {
-		w.class = func(j *swf.Job) int64 {
-			if n := j.Size(); n > 1 {
-				return int64(bits.Len64(uint64(n - 1)))
-			}
-			return 0
-		}
+		w.class = sizeClass
 	}
 	return w
+}
+
+// unknownSize is the default class of a job without a size (SWF's −1 in
+// fields 5 and 8, or 0): its own, not one-processor jobs' class 0, whose
+// intervals its residuals would calibrate (and theirs its): such a job is
+// not one of one processor (4,571 of LLNL-Atlas's jobs, 19 of CEA-Curie's,
+// 3 of LANL-CM5's, 1 of KTH-SP2's), and may be a population of its own
+// (jobs cancelled before the log recorded a size). 64 is past every
+// power-of-two class (an int64 size's is at most 63) and is
+// sched/forecast's number for the same class.
+const unknownSize = 64
+
+// sizeClass is the default class: j's power-of-two size class, 0 for 1
+// processor, 1 for 2, 2 for 3–4, 3 for 5–8, …, unknownSize without a size.
+func sizeClass(j *swf.Job) int64 {
+	n := j.Size()
+	if n <= 0 {
+		return unknownSize
+	}
+	return int64(bits.Len64(uint64(n - 1)))
 }
 
 // Observe forwards the event to the inner predictor and, when a job it
