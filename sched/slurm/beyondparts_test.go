@@ -17,12 +17,11 @@ import (
 // 300), a's job 4 of 1 CPU (no room on n1 within bf_window) and b's job 5
 // of 2 CPUs for 200 s, which fits n2's 2 free CPUs before job 3's
 // reservation: backfill starts it at its first cycle. Site parts of
-// examples/slurmcheck met this case in most cycles, batch's jobs behind
-// debug's.
+// examples/slurmcheck met this case, batch's jobs behind debug's.
 //
 // Checked: with the pool plan's shortcut (beyondOf) in the named-node
 // plan, job 5 was passed over as starting no earlier than job 4, which
-// asks fewer CPUs for less time on other nodes, and started at 400.
+// asks fewer CPUs for less time on other nodes, and started at 403.
 func TestNodePlanFitsAcrossPartitions(t *testing.T) {
 	conf := `NodeName=n[1-2] CPUs=4
 PartitionName=a Nodes=n1 Default=YES
