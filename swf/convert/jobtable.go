@@ -243,9 +243,6 @@ var submitColumns = []string{"time_submit", "queued_timestamp", "submit_time", "
 // header's positions: with cpus_req and cpus_alloc swapped, silently
 // wrong. It reports whether line was such a header.
 func (tr *tableReader) otherHeader(line string, num int) (bool, error) {
-	if first := strings.TrimLeft(line, `" `); first != "" && strings.IndexByte("0123456789+-.", first[0]) >= 0 {
-		return false, nil // a row (headerLike's test of its first field): no scan for names
-	}
 	own := tr.s.roles["submit"]
 	if !slices.ContainsFunc(own, func(c string) bool { return hasFold(line, c) }) &&
 		!slices.ContainsFunc(submitColumns, func(c string) bool { return hasFold(line, c) }) {
@@ -271,16 +268,24 @@ func (tr *tableReader) otherHeader(line string, num int) (bool, error) {
 	return true, tr.header(line, num)
 }
 
-// headerLike reports whether no field of a line is a number or a time
-// (a digit, a sign or a point first), as a header's are: every row of a
-// job table has one, its submit time.
+// headerLike reports whether no field of a line is a number or a time,
+// as a header's are: every row of a job table has one, its submit time.
+// A name that begins with a digit ("1st_start", "95th_pct") is a name:
+// a header holding one was read as a row, malformed, and the rows behind
+// it by the first header's positions.
 func headerLike(f []string) bool {
-	for _, v := range f {
-		if v = strings.TrimSpace(v); v != "" && strings.IndexByte("0123456789+-.", v[0]) >= 0 {
-			return false
-		}
+	return !slices.ContainsFunc(f, isValue)
+}
+
+// isValue reports whether a field is a number, a time or a duration: a
+// digit, a sign or a point first, then only digits and the marks of
+// numbers, dates and clocks ("1.5e9", "2023-01-02T00:10:00Z", "1-02:00:00").
+func isValue(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" || strings.IndexByte("0123456789+-.", v[0]) < 0 {
+		return false
 	}
-	return true
+	return strings.Trim(v, "0123456789+-.:eETZ /") == ""
 }
 
 // get returns the row's value of a role's column, "" without one.

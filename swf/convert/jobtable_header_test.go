@@ -1,0 +1,41 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestJobTableDigitHeader: a header among the rows whose column names
+// begin with a digit ("1st_start") is "another header line", its columns
+// applying from there on. It was read as a row: a malformed record, and
+// the rows behind it read by the first header's positions.
+func TestJobTableDigitHeader(t *testing.T) {
+	m := map[string]string{"id": "id", "submit": "submit", "start": "1st_start", "end": "end", "reqprocs": "2n"}
+	for _, c := range []struct{ name, in string }{
+		{"a name with a digit inside", "id,submit,1st_start,end,2n\n1,1700000000,1700000010,1700000100,4\n" +
+			"submit,id,1st_start,end,2n\n1700000050,2,1700000060,1700000100,8\n"},
+		{"first field", "1st_start,id,submit,end,2n\n1700000010,1,1700000000,1700000100,4\n" +
+			"1st_start,submit,id,end,2n\n1700000060,1700000050,2,1700000100,8\n"},
+	} {
+		res, err := GPUTrace(strings.NewReader(c.in), Options{ColumnMap: m})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		checkTableAccounts(t, c.name, res.Report, len(res.Jobs))
+		if len(res.Jobs) != 2 || res.Report.Skipped["another header line"] != 1 || res.Report.Skipped[skipMalformed] != 0 {
+			t.Fatalf("%s: %d jobs, %+v", c.name, len(res.Jobs), res.Report)
+		}
+		if j := res.Jobs[1]; res.IDs[1] != "2" || j.Submit != 50 || j.Wait != 10 || j.RunTime != 40 || j.ReqProcs != 8 {
+			t.Errorf("%s: second job %s %+v", c.name, res.IDs[1], j)
+		}
+	}
+	// A row is still a row: values that are numbers, times and clocks.
+	for _, f := range [][]string{{"a", "1700000000"}, {"a", "2023-01-02T00:10:00Z"}, {"a", "1-02:00:00"}, {"a", "-1"}, {"a", "1.5e9"}} {
+		if headerLike(f) {
+			t.Errorf("%q taken for a header", f)
+		}
+	}
+	if !headerLike([]string{"1st_start", "95th_pct", "submit"}) {
+		t.Error("names beginning with a digit not taken for a header")
+	}
+}
