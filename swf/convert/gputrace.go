@@ -170,8 +170,10 @@ import (
 // columns the map names (Report.Format "table"). These are filled as the
 // accounting logs are (Result's doc): processors are cores, never GPUs
 // (which go into the demand line), requested time the time limit, user,
-// group and queue numbered; status from a Slurm state (Sacct's doc), or
-// from an exit status: 0 is 1, another 0. A table of nodes without cores
+// group and queue numbered; status from a Slurm state (Sacct's doc; in a
+// mapped table a number is one only by state=COLUMN:slurmdb, else noted
+// "state a number, not read (...)"), or from an exit status (also
+// Slurm's "exit:signal" in a state column): 0 (0:0) is 1, another 0. A table of nodes without cores
 // (ALCF without CORES_USED, a map without procs) takes nodes ×
 // Options.CoresPerNode, noted "processors from nodes x
 // Options.CoresPerNode"; without it the processors are -1, noted

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -61,9 +62,12 @@ type tableSchema struct {
 	unit   map[string]int64 // a duration role's seconds per unit (default 1)
 	tres   bool             // Slurm's tres_req and tres_alloc give the demand
 	mapped bool             // Options.ColumnMap: a column it names must be there
+	// stateNumbers: a number in the state column is Slurm's enum
+	// job_states (its database's); else it is no state known.
+	stateNumbers bool
 }
 
-var superCloudSchema = &tableSchema{format: "supercloud", tres: true, unit: map[string]int64{"limit": 60},
+var superCloudSchema = &tableSchema{format: "supercloud", tres: true, stateNumbers: true, unit: map[string]int64{"limit": 60},
 	roles: map[string][]string{"id": {"id_job"}, "submit": {"time_submit"}, "start": {"time_start"},
 		"end": {"time_end"}, "limit": {"timelimit"}, "procs": {"cpus_alloc"}, "reqprocs": {"cpus_req"},
 		"nodes": {"nodes_alloc"}, "state": {"state"}, "user": {"id_user"}, "group": {"id_group"},
@@ -76,17 +80,28 @@ var alcfSchema = &tableSchema{format: "alcf",
 		"nodes": {"nodes_used"}, "reqnodes": {"nodes_requested"}, "exit": {"exit_status", "exit_code"},
 		"user": {"username_genid"}, "group": {"project_name_genid"}, "queue": {"queue_name"}}}
 
+// roleSuffixes are the suffixes a mapped column may carry
+// ("COLUMN:min"), by role: a duration's seconds per unit; state's
+// "slurmdb" (its numbers are Slurm's enum job_states).
+var roleSuffixes = map[string]map[string]int64{
+	"runtime": durationUnits, "limit": durationUnits, "state": {"slurmdb": 1},
+}
+
 // durationUnits are the unit suffixes of a mapped duration column.
 var durationUnits = map[string]int64{"s": 1, "min": 60, "h": 3600}
 
-// splitUnit cuts "COLUMN:min" into the column and its seconds per unit.
-func splitUnit(col string) (string, int64, bool) {
+// splitUnit cuts "COLUMN:SUFFIX" into the column and the suffix (lower
+// case) when SUFFIX is one of roleSuffixes'; else it returns col and "".
+func splitUnit(col string) (string, string) {
 	if i := strings.LastIndexByte(col, ':'); i >= 0 {
-		if u, ok := durationUnits[strings.ToLower(strings.TrimSpace(col[i+1:]))]; ok {
-			return col[:i], u, true
+		suf := strings.ToLower(strings.TrimSpace(col[i+1:]))
+		for _, m := range roleSuffixes {
+			if _, ok := m[suf]; ok {
+				return col[:i], suf
+			}
 		}
 	}
-	return col, 1, false
+	return col, ""
 }
 
 // checkColumnMap is Options.Validate's check of a ColumnMap.
@@ -99,14 +114,15 @@ func checkColumnMap(m map[string]string) error {
 			}
 		}
 	}) {
-		col, _, unit := splitUnit(m[role])
+		col, suf := splitUnit(m[role])
+		_, ok := roleSuffixes[role][suf]
 		switch {
 		case !slices.Contains(tableRoles, role):
 			errs = append(errs, fmt.Errorf("convert: ColumnMap: unknown role %q (the roles: %s)", clip(role), strings.Join(tableRoles, ", ")))
 		case normColumn(col) == "":
 			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] names no column", role))
-		case unit && role != "runtime" && role != "limit":
-			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: a unit is for runtime and limit only", role, clip(m[role])))
+		case suf != "" && !ok:
+			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: %q is not a suffix of %s (%s)", role, clip(m[role]), suf, role, suffixList(role)))
 		}
 	}
 	if _, ok := m["submit"]; !ok {
@@ -115,12 +131,23 @@ func checkColumnMap(m map[string]string) error {
 	return errors.Join(errs...)
 }
 
+// suffixList says which suffixes role takes, for an error.
+func suffixList(role string) string {
+	if len(roleSuffixes[role]) == 0 {
+		return "it takes none"
+	}
+	return "it takes " + strings.Join(slices.Sorted(maps.Keys(roleSuffixes[role])), ", ")
+}
+
 // mappedSchema is the schema of a ColumnMap (valid: Validate ran).
 func mappedSchema(m map[string]string) *tableSchema {
 	s := &tableSchema{format: "table", mapped: true, roles: map[string][]string{}, unit: map[string]int64{}}
 	for role, col := range m {
-		c, u, _ := splitUnit(col)
-		s.roles[role], s.unit[role] = []string{normColumn(c)}, u
+		c, suf := splitUnit(col)
+		s.roles[role], s.unit[role] = []string{normColumn(c)}, roleSuffixes[role][suf]
+		if role == "state" && suf == "slurmdb" {
+			s.stateNumbers = true
+		}
 	}
 	return s
 }
@@ -132,6 +159,7 @@ const (
 	noteProcsRange     = "nodes x Options.CoresPerNode over 16777216 processors (unknown)"
 	noteNoStatus       = "no state or exit status column (status -1)"
 	noteTRESOther      = "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not kept"
+	noteStateNumber    = "state a number, not read (state=COLUMN:slurmdb reads Slurm's job_states)"
 )
 
 // slurmDBStates are Slurm's enum job_states (slurm.h), as its database
@@ -553,38 +581,70 @@ func (tr *tableReader) limit(r *record, row []string, num int) error {
 	return nil
 }
 
-// state sets the status: from a Slurm state (a word, or the database's
-// number), else from an exit status (0 completed, another failed).
+// state sets the status: from a Slurm state word (any case, "CANCELLED
+// by 123" and sacct's "CANCELLED+" as Sacct reads them), a number as
+// Slurm's database's enum job_states when the schema says so
+// (supercloud, a map's state=COLUMN:slurmdb), or an exit code in the
+// state column ("0:0", Slurm's exit:signal); else from an exit status
+// (0 completed, another failed). Any other value is kept as the job's
+// state in the Report and noted: a number the map does not say is
+// Slurm's "state a number, not read", a word "unknown state" (a site's
+// own codes, squeue's letters: PBS's F is finished, Slurm's failed), never
+// mapped to a status by a guess.
 func (tr *tableReader) state(r *record, row []string) {
 	if _, ok := tr.col["state"]; ok {
-		s := tr.get(row, "state")
+		s := strings.TrimSpace(tr.get(row, "state"))
 		if n, err := strconv.ParseUint(s, 10, 32); err == nil {
-			if base := n & 0xff; base < uint64(len(slurmDBStates)) {
+			if base := n & 0xff; tr.s.stateNumbers && base < uint64(len(slurmDBStates)) {
 				s = slurmDBStates[base]
+			} else if !tr.s.stateNumbers {
+				r.state = clip(s)
+				r.note(noteStateNumber)
+				return
 			} // (else the number, an unknown state: "state 12" was reported as the state "STATE")
+		}
+		if strings.Contains(s, ":") && exitStatus(r, s) {
+			return
 		}
 		applyState(r, s)
 		return
 	}
 	if _, ok := tr.col["exit"]; ok {
-		v := tr.get(row, "exit")
-		n, err := strconv.ParseInt(v, 10, 64)
-		if f, ferr := strconv.ParseFloat(v, 64); err != nil && ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<31 {
-			n, err = int64(f), nil // ("0.0", as a data-frame export writes it)
-		}
-		switch {
-		case err != nil:
+		if !exitStatus(r, tr.get(row, "exit")) {
 			r.state, r.status = "exit unknown", swf.StatusUnknown
 			r.note(noteUnknownState)
-		case n == 0:
-			r.state, r.status = "exit 0", swf.StatusCompleted
-		default:
-			r.state, r.status = "exit other", swf.StatusFailed
 		}
 		return
 	}
 	r.state = "none"
 	r.note(noteNoStatus)
+}
+
+// exitStatus sets r's status from an exit status: an integer ("0.0" as
+// a data-frame export writes it), or Slurm's "exit:signal" ("0:0"; a
+// signal is a failure whatever the exit code). 0 is completed, another
+// failed. It reports false, setting nothing, when v is none of these.
+func exitStatus(r *record, v string) bool {
+	code, sig, pair := strings.Cut(strings.TrimSpace(v), ":")
+	n, err := strconv.ParseInt(code, 10, 64)
+	if f, ferr := strconv.ParseFloat(code, 64); !pair && err != nil && ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<31 {
+		n, err = int64(f), nil // ("0.0", as a data-frame export writes it)
+	}
+	if err != nil {
+		return false
+	}
+	var signal uint64
+	if pair {
+		if signal, err = strconv.ParseUint(sig, 10, 8); err != nil {
+			return false
+		}
+	}
+	if n == 0 && signal == 0 {
+		r.state, r.status = "exit 0", swf.StatusCompleted
+	} else {
+		r.state, r.status = "exit other", swf.StatusFailed
+	}
+	return true
 }
 
 // tres reads Slurm's TRES strings into the demand: tres_req, or

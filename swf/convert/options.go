@@ -85,7 +85,14 @@ type Options struct {
 	//	procs, reqprocs                   processors (cores) allocated, requested
 	//	nodes, reqnodes                   nodes allocated, requested
 	//	gpus                              GPUs in all (the demand line)
-	//	state, exit                       Slurm state word; exit code (0 → 1, else 0)
+	//	state                             Slurm's state words (any case,
+	//	                                  "CANCELLED by 123"), or an exit
+	//	                                  code "N:M"; numbers are Slurm's
+	//	                                  enum job_states with
+	//	                                  "COLUMN:slurmdb", else not read
+	//	                                  (noted, as any other value)
+	//	exit                              exit code, or "N:M" (0 or 0:0 → 1,
+	//	                                  else 0)
 	//	user, group, queue, name          numbered in the SWF
 	//
 	// The Report's Format is then "table" whatever the header looks like.
