@@ -92,16 +92,58 @@ var durationUnits = map[string]int64{"s": 1, "min": 60, "h": 3600}
 
 // splitUnit cuts "COLUMN:SUFFIX" into the column and the suffix (lower
 // case) when SUFFIX is one of roleSuffixes'; else it returns col and "".
-func splitUnit(col string) (string, string) {
-	if i := strings.LastIndexByte(col, ':'); i >= 0 {
-		suf := strings.ToLower(strings.TrimSpace(col[i+1:]))
-		for _, m := range roleSuffixes {
-			if _, ok := m[suf]; ok {
-				return col[:i], suf
+// A column in double quotes ("Wall, min" or "Time:h", a quote doubled
+// inside) is its name as written, a suffix only after the closing quote.
+func splitUnit(col string) (string, string, error) {
+	if t := strings.TrimSpace(col); strings.HasPrefix(t, `"`) {
+		name, rest, err := unquote(t)
+		if err != nil {
+			return "", "", err
+		}
+		if rest = strings.TrimSpace(rest); rest == "" {
+			return name, "", nil
+		}
+		if suf, ok := strings.CutPrefix(rest, ":"); ok {
+			if suf = strings.ToLower(strings.TrimSpace(suf)); knownSuffix(suf) {
+				return name, suf, nil
 			}
 		}
+		return "", "", fmt.Errorf("%q after the quoted column name: want nothing or :SUFFIX", clip(rest))
 	}
-	return col, ""
+	if i := strings.LastIndexByte(col, ':'); i >= 0 {
+		if suf := strings.ToLower(strings.TrimSpace(col[i+1:])); knownSuffix(suf) {
+			return col[:i], suf, nil
+		}
+	}
+	return col, "", nil
+}
+
+func knownSuffix(suf string) bool {
+	for _, m := range roleSuffixes {
+		if _, ok := m[suf]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// unquote reads a field in double quotes at the start of s, CSV's way
+// ("" is a quote), and returns it and what follows the closing quote.
+func unquote(s string) (string, string, error) {
+	var sb strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != '"' {
+			sb.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '"' {
+			sb.WriteByte('"')
+			i++
+			continue
+		}
+		return sb.String(), s[i+1:], nil
+	}
+	return "", "", errQuote
 }
 
 // checkColumnMap is Options.Validate's check of a ColumnMap.
@@ -114,11 +156,13 @@ func checkColumnMap(m map[string]string) error {
 			}
 		}
 	}) {
-		col, suf := splitUnit(m[role])
+		col, suf, err := splitUnit(m[role])
 		_, ok := roleSuffixes[role][suf]
 		switch {
 		case !slices.Contains(tableRoles, role):
 			errs = append(errs, fmt.Errorf("convert: ColumnMap: unknown role %q (the roles: %s)", clip(role), strings.Join(tableRoles, ", ")))
+		case err != nil:
+			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: %w", role, clip(m[role]), err))
 		case normColumn(col) == "":
 			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] names no column", role))
 		case suf != "" && !ok:
@@ -143,7 +187,7 @@ func suffixList(role string) string {
 func mappedSchema(m map[string]string) *tableSchema {
 	s := &tableSchema{format: "table", mapped: true, roles: map[string][]string{}, unit: map[string]int64{}}
 	for role, col := range m {
-		c, suf := splitUnit(col)
+		c, suf, _ := splitUnit(col)
 		s.roles[role], s.unit[role] = []string{normColumn(c)}, roleSuffixes[role][suf]
 		if role == "state" && suf == "slurmdb" {
 			s.stateNumbers = true

@@ -39,3 +39,23 @@ func TestJobTableDigitHeader(t *testing.T) {
 		t.Error("names beginning with a digit not taken for a header")
 	}
 }
+
+// TestColumnMapQuotedName: a ColumnMap's column in double quotes is the
+// name as written: a comma, an '=', a quote ("") or a ':' that is no
+// unit's in it; a suffix only after the closing quote.
+func TestColumnMapQuotedName(t *testing.T) {
+	in := "\"Submit, UTC\",\"Time:h\",\"Wall \"\"req\"\"\",\"a=b\"\n1700000000,100,2,7\n"
+	m := map[string]string{"submit": `"Submit, UTC"`, "runtime": `"Time:h"`, "limit": `"Wall ""req""":h`, "reqprocs": `"a=b"`}
+	res, err := GPUTrace(strings.NewReader(in), Options{ColumnMap: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 1 || res.Jobs[0].ReqTime != 7200 || res.Jobs[0].ReqProcs != 7 {
+		t.Errorf("%+v %+v", res.Jobs, res.Report)
+	}
+	for _, bad := range []string{`"Submit`, `"Submit" x`, `"Submit":nope`} {
+		if err := (&Options{ColumnMap: map[string]string{"submit": bad}}).Validate(); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}

@@ -95,7 +95,10 @@ type Options struct {
 	//	                                  else 0)
 	//	user, group, queue, name          numbered in the SWF
 	//
-	// The Report's Format is then "table" whatever the header looks like.
+	// A column in double quotes is its name as written, CSV's way ("" is
+	// a quote inside): `"Submit, UTC"`, `"Time:h"` (no unit cut from it),
+	// a suffix after the closing quote (`"Wall, req":min`). The Report's
+	// Format is then "table" whatever the header looks like.
 	ColumnMap map[string]string
 }
 
