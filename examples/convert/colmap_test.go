@@ -55,3 +55,28 @@ func TestColumnMapQuoted(t *testing.T) {
 		t.Errorf("unterminated: exit %d, %s", code, stderr)
 	}
 }
+
+// TestColumnMapMemory: -colmap's reqmem and usedmem reach the SWF's
+// fields 10 and 7 (KB per processor) and the demand line.
+func TestColumnMapMemory(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.swf")
+	table := "Job,Submit,Start,End,Cores,Nodes,ReqMem,MaxRSS\nj1,1700000000,1700000010,1700000100,8,2,4Gn,1024\nj2,1700000000,1700000010,1700000100,8,2,,\n"
+	if err := os.WriteFile(in, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "", "-from", "gpu", in, "-o", out, "-colmap",
+		"id=Job,submit=Submit,start=Start,end=End,procs=Cores,nodes=Nodes,reqmem=ReqMem,usedmem=MaxRSS:MB")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, jobs := readSWF(t, out)
+	if len(jobs) != 2 || jobs[0].ReqMemory != 1<<20 || jobs[0].UsedMemory != 128*1024 || jobs[0].Demand == nil || jobs[0].Demand.Memory != 4096 {
+		t.Errorf("%+v", jobs)
+	}
+	for _, want := range []string{"1  no requested memory", "1  no used memory"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("report lacks %q:\n%s", want, stderr)
+		}
+	}
+}

@@ -139,7 +139,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&colmap, "colmap", "", "with -from gpu: read any job table with a header line (comma or tab separated) by its columns: "+
 		"`ROLE=COLUMN[,ROLE=COLUMN...]`, roles id, submit (needed), start, end, runtime, limit (seconds; COLUMN:min or COLUMN:h for other units), "+
 		"procs, reqprocs, nodes, reqnodes, gpus, state (Slurm's words or N:M exit codes; COLUMN:slurmdb for Slurm's state numbers), exit, "+
-		"user, group, queue, name (convert.Options.ColumnMap); a COLUMN holding a comma in double quotes, \"\" for a quote inside, "+
+		"user, group, queue, name, reqmem, usedmem (the job's memory; a unit in the value, else COLUMN:GB and the like, else MiB; "+
+		"COLUMN:GB/node or COLUMN:MB/proc per node or processor) (convert.Options.ColumnMap); a COLUMN holding a comma in double quotes, \"\" for a quote inside, "+
 		"a unit after them: limit=\"Wall, req\":min")
 	fs.Int64Var(&o.opt.CoresPerNode, "cores-per-node", 0, "with -from gpu: cores of a node, for a job table that gives nodes but not cores "+
 		"(an ALCF log without CORES_USED, a -colmap without procs): processors are nodes x N; without it such jobs' processors are -1, counted")

@@ -190,7 +190,9 @@ import (
 // gpus, tres_req, tres_alloc: -1, the error in Errors), "no job id",
 // "job id reused", "no state or exit status column (status -1)",
 // "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not
-// kept", "fewer fields than the header", "more fields than the header",
+// kept", "no requested memory", "no used memory", "memory per processor
+// unknown (processors unknown)", "memory per node, nodes unknown (not
+// kept)", "unreadable reqmem" (and usedmem), "fewer fields than the header", "more fields than the header",
 // "fractional value rounded"; skipped "no submit time" too. Where the
 // names and units come from: README.md (in this directory).
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {

@@ -52,7 +52,7 @@ import (
 
 // tableRoles are the roles of a column (Options.ColumnMap's keys).
 var tableRoles = []string{"id", "submit", "start", "end", "runtime", "limit", "procs", "reqprocs",
-	"nodes", "reqnodes", "gpus", "state", "exit", "user", "group", "queue", "name"}
+	"nodes", "reqnodes", "gpus", "state", "exit", "user", "group", "queue", "name", "reqmem", "usedmem"}
 
 // tableSchema says which column plays each role: the first of its
 // candidates (normalized names) that the header has.
@@ -65,6 +65,7 @@ type tableSchema struct {
 	// stateNumbers: a number in the state column is Slurm's enum
 	// job_states (its database's); else it is no state known.
 	stateNumbers bool
+	memSuffix    map[string]string // reqmem's and usedmem's suffix (jobtable_mem.go)
 }
 
 var superCloudSchema = &tableSchema{format: "supercloud", tres: true, stateNumbers: true, unit: map[string]int64{"limit": 60},
@@ -85,6 +86,7 @@ var alcfSchema = &tableSchema{format: "alcf",
 // "slurmdb" (its numbers are Slurm's enum job_states).
 var roleSuffixes = map[string]map[string]int64{
 	"runtime": durationUnits, "limit": durationUnits, "state": {"slurmdb": 1},
+	"reqmem": memSuffixes, "usedmem": memSuffixes,
 }
 
 // durationUnits are the unit suffixes of a mapped duration column.
@@ -185,12 +187,15 @@ func suffixList(role string) string {
 
 // mappedSchema is the schema of a ColumnMap (valid: Validate ran).
 func mappedSchema(m map[string]string) *tableSchema {
-	s := &tableSchema{format: "table", mapped: true, roles: map[string][]string{}, unit: map[string]int64{}}
+	s := &tableSchema{format: "table", mapped: true, roles: map[string][]string{}, unit: map[string]int64{}, memSuffix: map[string]string{}}
 	for role, col := range m {
 		c, suf, _ := splitUnit(col)
 		s.roles[role], s.unit[role] = []string{normColumn(c)}, roleSuffixes[role][suf]
 		if role == "state" && suf == "slurmdb" {
 			s.stateNumbers = true
+		}
+		if role == "reqmem" || role == "usedmem" {
+			s.unit[role], s.memSuffix[role] = 0, suf // (memSuffix reads it)
 		}
 	}
 	return s
@@ -219,6 +224,7 @@ type tableReader struct {
 	col            map[string]int // role → the column's index
 	buf            []string
 	epochs, stamps int // times read as epoch seconds, as timestamps
+	bareMem        int // memory values without a unit, read as MiB
 }
 
 // readJobTable converts a job table of schema s (GPUTrace's work for the
@@ -234,6 +240,9 @@ func readJobTable(in io.Reader, b *builder, s *tableSchema) (*Result, error) {
 	if n := tr.epochs + tr.stamps; n > 0 {
 		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("times: %d read as epoch seconds, %d as timestamps (in %s unless they carry an offset)",
 			tr.epochs, tr.stamps, b.opt.location()))
+	}
+	if tr.bareMem > 0 {
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("memory: %d values without a unit read as MiB (reqmem=COLUMN:GB and the like for another)", tr.bareMem))
 	}
 	res, err := b.finish()
 	var fe *FormatError
@@ -450,6 +459,11 @@ func (tr *tableReader) row(line string, num int) error {
 	dem := &demandIn{nodes: max(cmpPositive(nodes, reqNodes), 0), gpus: max(gpus, 0)}
 	if tr.s.tres {
 		if err := tr.tres(&r, row, num, dem); err != nil {
+			return err
+		}
+	}
+	for _, role := range []string{"reqmem", "usedmem"} {
+		if err := tr.memory(&r, row, num, role, nodes, reqNodes, dem); err != nil {
 			return err
 		}
 	}

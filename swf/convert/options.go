@@ -94,6 +94,17 @@ type Options struct {
 	//	exit                              exit code, or "N:M" (0 or 0:0 → 1,
 	//	                                  else 0)
 	//	user, group, queue, name          numbered in the SWF
+	//	reqmem, usedmem                   memory requested, used (MaxRSS):
+	//	                                  the job's in all, in the value's
+	//	                                  unit ("16G", "4000M", "3.5GiB";
+	//	                                  powers of 1024), else the suffix's,
+	//	                                  else MiB (noted); "COLUMN:GB/node",
+	//	                                  "COLUMN:MB/proc" (or /cpu, /core)
+	//	                                  for per node, per processor (and
+	//	                                  Slurm's ReqMem "4000Mc", "4Gn").
+	//	                                  SWF's fields 10 and 7 (KB per
+	//	                                  processor) and the demand line's
+	//	                                  memory; a job without, counted
 	//
 	// A column in double quotes is its name as written, CSV's way ("" is
 	// a quote inside): `"Submit, UTC"`, `"Time:h"` (no unit cut from it),

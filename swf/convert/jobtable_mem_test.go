@@ -1,0 +1,78 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestJobTableMemory: ColumnMap's reqmem and usedmem fill SWF's fields
+// 10 and 7 (KB per processor) and the demand line's memory, in the
+// value's unit or the map's (MiB by default, noted), for the job, a node
+// or a processor as the suffix or Slurm's ReqMem c/n says; a job without
+// memory or whose processors are unknown is counted. The map had no
+// memory role: a table's memory was lost.
+func TestJobTableMemory(t *testing.T) {
+	in := "Job,Submit,Start,End,Cores,Nodes,Mem,RSS\n" +
+		"a,1700000000,1700000010,1700000100,4,1,8000,2G\n" + // 8000 MiB in all: 2000 MiB a core
+		"b,1700000000,1700000010,1700000100,8,2,4Gn,\n" + // Slurm's per node: 8 GiB in all, 1 GiB a core
+		"c,1700000000,1700000010,1700000100,4,1,1000Mc,1.5GiB\n" + // per CPU
+		"d,1700000000,1700000010,1700000100,,,16G,1G\n" + // processors unknown
+		"e,1700000000,1700000010,1700000100,4,1,,\n" + // none
+		"f,1700000000,1700000010,1700000100,4,1,lots,-1\n" // unreadable
+	m := map[string]string{"id": "Job", "submit": "Submit", "start": "Start", "end": "End", "procs": "Cores",
+		"nodes": "Nodes", "reqmem": "Mem", "usedmem": "RSS"}
+	res, err := GPUTrace(strings.NewReader(in), Options{ColumnMap: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTableAccounts(t, "memory", res.Report, len(res.Jobs))
+	want := []struct {
+		req, used float64
+		demMem    int64 // the demand's memory (per node; per core without nodes)
+	}{
+		{2000 * 1024, 512 * 1024, 8000},
+		{1 << 20, -1, 4096},
+		{1000 * 1024, 384 * 1024, 4000}, // (a node of 4 cores at 1000 MiB)
+		{-1, -1, 0},                     // (nor cores nor nodes: no demand holds it)
+		{-1, -1, 0},
+		{-1, -1, 0},
+	}
+	for i, w := range want {
+		j := res.Jobs[i]
+		var dm int64
+		if j.Demand != nil {
+			dm = j.Demand.Memory
+		}
+		if j.ReqMemory != w.req || j.UsedMemory != w.used || dm != w.demMem {
+			t.Errorf("job %s: req %v used %v demand %v, want %v %v %v", res.IDs[i], j.ReqMemory, j.UsedMemory, dm, w.req, w.used, w.demMem)
+		}
+	}
+	a := res.Report.Anomalies
+	if a[noteMemNoProcs] != 1 || a[noteNoReqMem] != 1 || a[noteNoUsedMem] != 2 || a["unreadable reqmem"] != 1 || a["unreadable usedmem"] != 1 {
+		t.Errorf("anomalies %v", a)
+	}
+	if len(res.Report.Errors) != 2 || !strings.Contains(strings.Join(res.Report.Notes, "\n"), "memory: 1 values without a unit read as MiB") {
+		t.Errorf("errors %v notes %v", res.Report.Errors, res.Report.Notes)
+	}
+
+	// The map's unit and scope: GB a node.
+	m["reqmem"], m["usedmem"] = "Mem:GB/node", "RSS:kb"
+	in = "Job,Submit,Start,End,Cores,Nodes,Mem,RSS\n" +
+		"a,1700000000,1700000010,1700000100,8,2,2,4096\n"
+	res, err = GPUTrace(strings.NewReader(in), Options{ColumnMap: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Jobs[0]; j.ReqMemory != 512*1024 || j.UsedMemory != 512 || j.Demand == nil || j.Demand.Memory != 2048 {
+		t.Errorf("GB/node: %+v %+v", j, j.Demand)
+	}
+	// A duration's unit is refused; an unknown suffix is part of the
+	// column's name, which the header then lacks.
+	if err := (&Options{ColumnMap: map[string]string{"submit": "S", "reqmem": "Mem:min"}}).Validate(); err == nil {
+		t.Error("reqmem=Mem:min: no error")
+	}
+	m["reqmem"] = "Mem:GB/rack"
+	if _, err := GPUTrace(strings.NewReader(in), Options{ColumnMap: m}); err == nil || !strings.Contains(err.Error(), "mem:gb/rack: the header has no such column") {
+		t.Errorf("Mem:GB/rack: %v", err)
+	}
+}
