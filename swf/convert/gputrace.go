@@ -192,7 +192,10 @@ import (
 // "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not
 // kept", "no requested memory", "no used memory", "memory per processor
 // unknown (processors unknown)", "memory per node, nodes unknown (not
-// kept)", "unreadable reqmem" (and usedmem), "fewer fields than the header", "more fields than the header",
+// kept)", "unreadable reqmem" (and usedmem), "record of several lines (a
+// newline in a value)" (a quoted value spanning lines, read as one
+// record; a quote not closed within 64 lines leaves its line malformed),
+// "fewer fields than the header", "more fields than the header",
 // "fractional value rounded"; skipped "no submit time" too. Where the
 // names and units come from: README.md (in this directory).
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {

@@ -225,6 +225,10 @@ type tableReader struct {
 	buf            []string
 	epochs, stamps int // times read as epoch seconds, as timestamps
 	bareMem        int // memory values without a unit, read as MiB
+	// A record whose quoted value holds a newline (jobtable_join.go).
+	held                 []string
+	heldNums             []int
+	heldSize, heldQuotes int
 }
 
 // readJobTable converts a job table of schema s (GPUTrace's work for the
@@ -232,8 +236,10 @@ type tableReader struct {
 func readJobTable(in io.Reader, b *builder, s *tableSchema) (*Result, error) {
 	b.format, b.rep.Format = s.format, s.format
 	tr := &tableReader{b: b, s: s}
-	err := readTable(newLineReader(in), b, "gpu", false, tr.header,
-		func(line string, num int) error { return tr.row(line, num) })
+	err := readTable(newLineReader(in), b, "gpu", false, tr.header, tr.feed)
+	if err == nil {
+		err = tr.flushHeld()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +391,9 @@ func (tr *tableReader) label(role string) string {
 	return role
 }
 
-func (tr *tableReader) row(line string, num int) error {
+// row reads one record (joined: of several lines, its quoted values
+// holding newlines).
+func (tr *tableReader) row(line string, num int, joined bool) error {
 	if ok, err := tr.otherHeader(line, num); ok || err != nil {
 		return err
 	}
@@ -398,6 +406,9 @@ func (tr *tableReader) row(line string, num int) error {
 	r := newRecord(num)
 	if width != "" {
 		r.note(width)
+	}
+	if joined {
+		r.note(noteJoined)
 	}
 	v := tr.get(row, "submit")
 	if r.submit, err = tr.time(v); err != nil {
