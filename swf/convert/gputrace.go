@@ -160,7 +160,7 @@ import (
 // Options.PartitionLimits fills; cpus_alloc, cpus_req, nodes_alloc;
 // state as Slurm's enum job_states or its word; id_user, id_group,
 // partition, job_name; tres_req, else tres_alloc, for the demand: 2
-// memory in MB, 4 nodes, 1001 and 1002 GPUs), and "alcf", an ALCF job
+// memory in MB, also SWF's requested memory, 4 nodes, 1001 and 1002 GPUs), and "alcf", an ALCF job
 // log (DIM_JOB_COMPOSITE: COBALT_JOBID, QUEUED_TIMESTAMP,
 // START_TIMESTAMP, END_TIMESTAMP as "2023-01-02 00:10:00[.ffffff]" in
 // Options.Location, WALLTIME_SECONDS, RUNTIME_SECONDS, CORES_USED,

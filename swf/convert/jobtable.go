@@ -717,7 +717,9 @@ func exitStatus(r *record, v string) bool {
 }
 
 // tres reads Slurm's TRES strings into the demand: tres_req, or
-// tres_alloc without it (noted). Ids: 1 cpu, 2 mem (MB, as MiB), 4
+// tres_alloc without it (noted). Its memory is also SWF's requested
+// memory (field 10, KB per processor: over the requested processors,
+// else the allocated); a job without is counted "no requested memory". Ids: 1 cpu, 2 mem (MB, as MiB), 4
 // node, 1001 and 1002 GPUs (MIT SuperCloud's gpu:tesla and gpu:volta, of
 // which a job has one; the larger is kept).
 func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) error {
@@ -727,6 +729,12 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 			r.note(noteDemandAlloc)
 		}
 	}
+	mem := false // (a list without 2=: no requested memory, counted)
+	defer func() {
+		if !mem && !dem.bad && (tr.t.has("tres_req") || tr.t.has("tres_alloc")) {
+			r.note(noteNoReqMem)
+		}
+	}()
 	if v == "" {
 		return nil
 	}
@@ -750,6 +758,10 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 		case k == 1, k == 5: // cpu (the processors' columns say it), billing
 		case k == 2:
 			dem.memTotal = float64(n)
+			mem = true
+			if p := cmpPositive(r.req, r.alloc); p > 0 && n > 0 {
+				r.reqKB = float64(n) * 1024 / float64(p) // (MB as MiB, as the demand takes it)
+			}
 		case k == 4:
 			if dem.nodes == 0 {
 				dem.nodes = n

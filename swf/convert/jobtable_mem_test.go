@@ -76,3 +76,19 @@ func TestJobTableMemory(t *testing.T) {
 		t.Errorf("Mem:GB/rack: %v", err)
 	}
 }
+
+// TestSuperCloudReqMemory: a Slurm database table's TRES memory (2, MB)
+// is SWF's requested memory too (field 10, KB per processor), not only
+// the demand line's; a job without is counted. Field 10 was -1.
+func TestSuperCloudReqMemory(t *testing.T) {
+	res := convertTable(t, "table-supercloud.csv", Options{})
+	// 101: 384000 MB over 40 processors; 102: 192000 MB over 96.
+	for i, want := range []float64{384000 * 1024 / 40, 192000 * 1024 / 96, -1, 96000 * 1024 / 48, -1} {
+		if got := res.Jobs[i].ReqMemory; got != want {
+			t.Errorf("job %s: requested memory %v KB, want %v", res.IDs[i], got, want)
+		}
+	}
+	if n := res.Report.Anomalies[noteNoReqMem]; n != 2 {
+		t.Errorf("%d jobs without memory, want 2", n)
+	}
+}

@@ -76,7 +76,7 @@ func TestJobTables(t *testing.T) {
 			{"104", 300, 100, 1800, 48, 48, 1800, 0, 1, 48, 96000, 0},
 			// A state word; NO_VAL: the partition's limit.
 			{"106", 500, 10, 60, 8, 8, -1, 1, 1, 8, 0, 0},
-		}, map[string]int{noteUnlimited: 1, notePartLimit: 1, noteTimeout: 1},
+		}, map[string]int{noteUnlimited: 1, notePartLimit: 1, noteTimeout: 1, noteNoReqMem: 2},
 			map[string]int{skipUnfinished + " (PENDING)": 1}},
 		{"table-alcf.csv", "alcf", Options{}, []job{
 			// Timestamps; WALLTIME_SECONDS; EXIT_STATUS 0.
