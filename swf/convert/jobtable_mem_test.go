@@ -92,3 +92,34 @@ func TestSuperCloudReqMemory(t *testing.T) {
 		t.Errorf("%d jobs without memory, want 2", n)
 	}
 }
+
+// FuzzJobTableMemory: any memory column converts within bounds (-1 or
+// at most maxMemKB per processor), every row accounted for.
+func FuzzJobTableMemory(f *testing.F) {
+	f.Add("4Gn", "1.5GiB", "8", "2", "")
+	f.Add("99999999999999T", "-1", "0", "", ":GB/node")
+	f.Add("1000Mc", "nan", "", "3", ":kb/cpu")
+	f.Fuzz(func(t *testing.T, req, used, procs, nodes, suffix string) {
+		m := map[string]string{"submit": "S", "start": "B", "end": "E", "procs": "P", "nodes": "N", "reqmem": "R" + suffix, "usedmem": "U"}
+		if (&Options{ColumnMap: m}).Validate() != nil {
+			return
+		}
+		q := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+		in := "S,B,E,P,N,R,U\n1700000000,1700000010,1700000100," + q(procs) + "," + q(nodes) + "," + q(req) + "," + q(used) + "\n"
+		res, err := GPUTrace(strings.NewReader(in), Options{ColumnMap: m})
+		if err != nil {
+			return
+		}
+		checkTableAccounts(t, "fuzz", res.Report, len(res.Jobs))
+		for _, j := range res.Jobs {
+			for _, v := range []float64{j.ReqMemory, j.UsedMemory} {
+				if v != -1 && (v < 0 || v > maxMemKB) { // (0: under half a KB, rounded)
+					t.Fatalf("memory %v KB per processor: %+v", v, j)
+				}
+			}
+			if d := j.Demand; d != nil && d.Validate() != nil {
+				t.Fatalf("demand %+v", d)
+			}
+		}
+	})
+}
