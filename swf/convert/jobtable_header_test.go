@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -56,6 +57,33 @@ func TestColumnMapQuotedName(t *testing.T) {
 	for _, bad := range []string{`"Submit`, `"Submit" x`, `"Submit":nope`} {
 		if err := (&Options{ColumnMap: map[string]string{"submit": bad}}).Validate(); err == nil {
 			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// TestRepeatedHeaderBOM: files concatenated, each beginning with a
+// byte-order mark (spreadsheet exports): the second's header is a
+// repeated header line, in a mapped table, SuperCloud's and Helios's. It
+// was a malformed record (its first column "\ufeffid" no name).
+func TestRepeatedHeaderBOM(t *testing.T) {
+	bom := "\xef\xbb\xbf"
+	mapped := "id,submit\n1,1700000000\n"
+	sc := "id_job,time_submit,time_start,time_end,cpus_alloc,state\n1,1700000000,1700000010,1700000020,4,3\n"
+	helios := string(must(os.ReadFile("testdata/gpu-helios.csv")))
+	for _, c := range []struct {
+		name, in string
+		opt      Options
+	}{
+		{"mapped", mapped + bom + strings.Replace(mapped, "1,", "2,", 1), Options{ColumnMap: map[string]string{"id": "id", "submit": "submit"}}},
+		{"supercloud", bom + sc + bom + strings.Replace(sc, "\n1,", "\n2,", 1), Options{}},
+		{"helios", bom + helios + bom + helios, Options{}},
+	} {
+		res, err := GPUTrace(strings.NewReader(c.in), c.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if res.Report.Skipped["repeated header line"] != 1 || res.Report.Skipped[skipMalformed] != 0 {
+			t.Errorf("%s: skipped %v", c.name, res.Report.Skipped)
 		}
 	}
 }
