@@ -168,7 +168,8 @@ func checkColumnMap(m map[string]string) error {
 		case normColumn(col) == "":
 			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] names no column", role))
 		case suf != "" && !ok:
-			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: %q is not a suffix of %s (%s)", role, clip(m[role]), suf, role, suffixList(role)))
+			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: %q is not a suffix of %s (%s; a column so named goes in double quotes)",
+				role, clip(m[role]), suf, role, suffixList(role)))
 		}
 	}
 	if _, ok := m["submit"]; !ok {
