@@ -331,6 +331,10 @@ var submitColumns = []string{"time_submit", "queued_timestamp", "submit_time", "
 // header's positions: with cpus_req and cpus_alloc swapped, silently
 // wrong. It reports whether line was such a header.
 func (tr *tableReader) otherHeader(line string, num int) (bool, error) {
+	first, _, _ := strings.Cut(strings.TrimLeft(line, `" `), string(tr.t.sep))
+	if isValue(strings.TrimRight(first, `"`)) {
+		return false, nil // a row (headerLike's test of its first field): no scan for names
+	}
 	own := tr.s.roles["submit"]
 	if !slices.ContainsFunc(own, func(c string) bool { return hasFold(line, c) }) &&
 		!slices.ContainsFunc(submitColumns, func(c string) bool { return hasFold(line, c) }) {
