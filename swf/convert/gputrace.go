@@ -181,7 +181,8 @@ import (
 // Options.CoresPerNode over 16777216 processors (unknown)" past the
 // bound). Each time is read as epoch seconds or a timestamp ("2006-01-02
 // 15:04:05", with a T, a fraction, an offset or Z), counted in a Report
-// note. Reasons besides Sacct's: skipped "malformed record" (no readable
+// note; a fraction of a second is dropped (SWF's whole seconds), its job
+// noted "fraction of a second dropped from a time". Reasons besides Sacct's: skipped "malformed record" (no readable
 // submit time, a row that does not split), "record listed again
 // (overlapping dumps)", "repeated header line", "another header line"
 // (tables concatenated: its columns apply from there on, found by name;

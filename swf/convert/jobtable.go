@@ -210,6 +210,7 @@ const (
 	noteNoStatus       = "no state or exit status column (status -1)"
 	noteTRESOther      = "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not kept"
 	noteStateNumber    = "state a number, not read (state=COLUMN:slurmdb reads Slurm's job_states)"
+	noteTimeFraction   = "fraction of a second dropped from a time"
 )
 
 // slurmDBStates are Slurm's enum job_states (slurm.h), as its database
@@ -224,8 +225,9 @@ type tableReader struct {
 	t              *table
 	col            map[string]int // role → the column's index
 	buf            []string
-	epochs, stamps int // times read as epoch seconds, as timestamps
-	bareMem        int // memory values without a unit, read as MiB
+	epochs, stamps int  // times read as epoch seconds, as timestamps
+	fraction       bool // time dropped a fraction of a second (row notes it)
+	bareMem        int  // memory values without a unit, read as MiB
 	// A record whose quoted value holds a newline (jobtable_join.go).
 	held                 []string
 	heldNums             []int
@@ -416,6 +418,7 @@ func (tr *tableReader) row(line string, num int, joined bool) error {
 		r.note(noteJoined)
 	}
 	v := tr.get(row, "submit")
+	tr.fraction = false
 	if r.submit, err = tr.time(v); err != nil {
 		return b.malformed(num, tr.label("submit"), v, err)
 	}
@@ -433,6 +436,9 @@ func (tr *tableReader) row(line string, num int, joined bool) error {
 			continue
 		}
 		*c.dst = n
+	}
+	if tr.fraction {
+		r.note(noteTimeFraction)
 	}
 	if r.elapsed, err = tr.duration(&r, row, num, "runtime"); err != nil {
 		return err
@@ -519,7 +525,8 @@ func (tr *tableReader) procs(r *record, procs, nodes int64) int64 {
 
 // time reads a time: epoch seconds (a fraction dropped) or a timestamp
 // "2006-01-02 15:04:05" (or with a T, a fraction, an offset or Z), read
-// in Options.Location without an offset. Empty, 0 (Slurm's database: not
+// in Options.Location without an offset. A fraction other than zeros
+// sets tr.fraction: the job's times moved, counted (it was silent). Empty, 0 (Slurm's database: not
 // reached), None, NaT, nan, null, Unknown and N/A are unknown (-1).
 func (tr *tableReader) time(s string) (int64, error) {
 	switch s {
@@ -541,6 +548,7 @@ func (tr *tableReader) time(s string) (int64, error) {
 			return 0, err
 		}
 		tr.epochs++
+		tr.fraction = tr.fraction || strings.Trim(frac, "0") != ""
 		return n, nil
 	}
 	u, err := parseStamp(s, tr.b.opt.location())
@@ -548,6 +556,10 @@ func (tr *tableReader) time(s string) (int64, error) {
 		return 0, err
 	}
 	tr.stamps++
+	if len(s) > 20 && s[19] == '.' { // (parseStamp's fraction: the digits after the point)
+		digits := s[20 : len(s)-len(strings.TrimLeft(s[20:], "0123456789"))]
+		tr.fraction = tr.fraction || strings.Trim(digits, "0") != ""
+	}
 	return u, nil
 }
 

@@ -87,3 +87,26 @@ func TestRepeatedHeaderBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestJobTableTimeFraction: a time's fraction of a second, dropped (SWF
+// has whole seconds), is counted on its job, epoch seconds and
+// timestamps alike; a fraction of zeros is none. It was dropped silently.
+func TestJobTableTimeFraction(t *testing.T) {
+	in := "id,submit,start,end\n" +
+		"a,1700000000.5,1700000010,1700000100\n" +
+		"b,1700000000,1700000010.000,2023-11-14 22:15:00.250000\n" +
+		"c,1700000000.0,2023-11-14T22:13:30.000Z,1700000100\n" +
+		"d,2023-11-14 22:13:20.000001+00:00,1700000010,1700000100\n"
+	m := map[string]string{"id": "id", "submit": "submit", "start": "start", "end": "end"}
+	res, err := GPUTrace(strings.NewReader(in), Options{ColumnMap: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTableAccounts(t, "fraction", res.Report, len(res.Jobs))
+	if n := res.Report.Anomalies[noteTimeFraction]; n != 3 {
+		t.Errorf("%d jobs with a fraction noted, want 3 (a, b, d): %v", n, res.Report.Anomalies)
+	}
+	if j := res.Jobs[0]; len(res.Jobs) != 4 || j.Submit != 0 || j.Wait != 10 || j.RunTime != 90 {
+		t.Errorf("%+v", res.Jobs)
+	}
+}

@@ -81,17 +81,17 @@ func TestJobTables(t *testing.T) {
 		{"table-alcf.csv", "alcf", Options{}, []job{
 			// Timestamps; WALLTIME_SECONDS; EXIT_STATUS 0.
 			{"1", 0, 600, 3600, 8192, 8192, 7200, 1, 128, 64, 0, 0},
-			// A fraction of a second dropped; no CORES_USED and no
+			// A fraction of a second dropped (noted); no CORES_USED and no
 			// Options.CoresPerNode: processors unknown, not guessed.
 			{"2", 300, 60, 600, -1, -1, 3600, 0, 8, 0, 0, 0},
 			// "0.0" exit status; RUNTIME_SECONDS agrees with the times.
 			{"3", 1200, 600, 90, 1024, 1024, 1800, 1, 16, 64, 0, 0},
-		}, map[string]int{noteProcsNodesOnly: 1, noteNoAlloc: 1}, map[string]int{}},
+		}, map[string]int{noteProcsNodesOnly: 1, noteNoAlloc: 1, noteTimeFraction: 1}, map[string]int{}},
 		{"table-alcf.csv", "alcf", Options{CoresPerNode: 64}, []job{
 			{"1", 0, 600, 3600, 8192, 8192, 7200, 1, 128, 64, 0, 0},
 			{"2", 300, 60, 600, 512, 512, 3600, 0, 8, 64, 0, 0},
 			{"3", 1200, 600, 90, 1024, 1024, 1800, 1, 16, 64, 0, 0},
-		}, map[string]int{noteProcsFromNodes: 1}, map[string]int{}},
+		}, map[string]int{noteProcsFromNodes: 1, noteTimeFraction: 1}, map[string]int{}},
 		{"table-generic.tsv", "table", Options{CoresPerNode: 56, ColumnMap: genericMap}, []job{
 			// RFC 3339 with Z; "02:00:00" as a duration.
 			{"f1", 0, 300, 3600, 112, 112, 7200, 1, 2, 56, 0, 0},
