@@ -65,9 +65,10 @@ func (tr *tableReader) memory(r *record, row []string, num int, role string, nod
 		return nil
 	}
 	v := strings.TrimSpace(tr.get(row, role))
+	missing := map[string]string{"reqmem": noteNoReqMem, "usedmem": noteNoUsedMem}[role]
 	switch v {
 	case "", "0", "None", "NaN", "nan", "null", "NULL", "N/A":
-		r.note(map[string]string{"reqmem": noteNoReqMem, "usedmem": noteNoUsedMem}[role])
+		r.note(missing)
 		return nil
 	}
 	unit, scope := memSuffix(tr.s.memSuffix[role])
@@ -78,11 +79,9 @@ func (tr *tableReader) memory(r *record, row []string, num int, role string, nod
 		r.note("unreadable " + role)
 		return tr.b.fail(num, tr.label(role), v, errMemNegative)
 	}
+	bare := unit == 0 && strings.Trim(v, "0123456789.") == ""
 	if unit == 0 {
 		unit = 1 << 20
-		if strings.Trim(v, "0123456789.") == "" {
-			tr.bareMem++
-		}
 	}
 	sv := v
 	if l := strings.ToLower(sv); len(l) > 3 && strings.HasSuffix(l, "ib") && strings.IndexByte("kmgt", l[len(l)-3]) >= 0 {
@@ -92,6 +91,13 @@ func (tr *tableReader) memory(r *record, row []string, num int, role string, nod
 	if err != nil {
 		r.note("unreadable " + role)
 		return tr.b.fail(num, tr.label(role), v, err)
+	}
+	if bytes == 0 { // ("0G", "0.0", "0Mc": none, as "0"; they were dropped silently)
+		r.note(missing)
+		return nil
+	}
+	if bare {
+		tr.bareMem++
 	}
 	procs, n := r.alloc, cmpPositive(nodes, reqNodes)
 	if role == "reqmem" {

@@ -18,7 +18,8 @@ func TestJobTableMemory(t *testing.T) {
 		"c,1700000000,1700000010,1700000100,4,1,1000Mc,1.5GiB\n" + // per CPU
 		"d,1700000000,1700000010,1700000100,,,16G,1G\n" + // processors unknown
 		"e,1700000000,1700000010,1700000100,4,1,,\n" + // none
-		"f,1700000000,1700000010,1700000100,4,1,lots,-1\n" // unreadable
+		"f,1700000000,1700000010,1700000100,4,1,lots,-1\n" + // unreadable
+		"g,1700000000,1700000010,1700000100,4,1,0G,0.0\n" // zero with a unit or a point: none, as 0
 	m := map[string]string{"id": "Job", "submit": "Submit", "start": "Start", "end": "End", "procs": "Cores",
 		"nodes": "Nodes", "reqmem": "Mem", "usedmem": "RSS"}
 	res, err := GPUTrace(strings.NewReader(in), Options{ColumnMap: m})
@@ -36,6 +37,7 @@ func TestJobTableMemory(t *testing.T) {
 		{-1, -1, 0},                     // (nor cores nor nodes: no demand holds it)
 		{-1, -1, 0},
 		{-1, -1, 0},
+		{-1, -1, 0},
 	}
 	for i, w := range want {
 		j := res.Jobs[i]
@@ -48,7 +50,7 @@ func TestJobTableMemory(t *testing.T) {
 		}
 	}
 	a := res.Report.Anomalies
-	if a[noteMemNoProcs] != 1 || a[noteNoReqMem] != 1 || a[noteNoUsedMem] != 2 || a["unreadable reqmem"] != 1 || a["unreadable usedmem"] != 1 {
+	if a[noteMemNoProcs] != 1 || a[noteNoReqMem] != 2 || a[noteNoUsedMem] != 3 || a["unreadable reqmem"] != 1 || a["unreadable usedmem"] != 1 {
 		t.Errorf("anomalies %v", a)
 	}
 	if len(res.Report.Errors) != 2 || !strings.Contains(strings.Join(res.Report.Notes, "\n"), "memory: 1 values without a unit read as MiB") {
