@@ -195,7 +195,8 @@ import (
 // unknown (processors unknown)", "memory per node, nodes unknown (not
 // kept)", "unreadable reqmem" (and usedmem), "record of several lines (a
 // newline in a value)" (a quoted value spanning lines, read as one
-// record; a quote not closed within 64 lines leaves its line malformed),
+// record; a quote not closed within 64 lines, or closed where no field
+// ends, leaves its line malformed and the others read again),
 // "fewer fields than the header", "more fields than the header",
 // "fractional value rounded"; skipped "no submit time" too. Where the
 // names and units come from: README.md (in this directory).

@@ -13,9 +13,12 @@ import (
 // several lines (a newline in a value)". It was split: its first line a
 // malformed record, the rest rows of their own (a job of a wrong id, or
 // malformed). A quote that does not close within maxJoinLines lines (or
-// maxLine bytes, or the input) leaves the first line malformed
-// ("unterminated quoted field") and the others are read again as lines
-// of their own.
+// maxLine bytes, or the input), or closes where no field ends (a second
+// line's open quote: `"open` ... `"again`, no record), leaves the first
+// line malformed ("unterminated quoted field") and the others are read
+// again as lines of their own: a row between is its own job. Each line
+// is read again at most once (the lines held after the first one have
+// an even count of quotes but the last, which opens the next hold).
 
 // maxJoinLines bounds the lines of one record.
 const maxJoinLines = 64
@@ -28,6 +31,9 @@ func (tr *tableReader) feed(line string, num int) error {
 		tr.heldSize += 1 + len(line)
 		if tr.heldQuotes += strings.Count(line, `"`); tr.heldQuotes%2 == 0 {
 			joined, first := strings.Join(tr.held, "\n"), tr.heldNums[0]
+			if _, _, err := splitSep(joined, tr.t.sep, nil); err != nil {
+				return tr.flushHeld() // (the quote closed where no field ends: no record)
+			}
 			tr.held, tr.heldNums = tr.held[:0], tr.heldNums[:0]
 			return tr.row(joined, first, true)
 		}
@@ -54,7 +60,7 @@ func (tr *tableReader) flushHeld() error {
 	}
 	held, nums := tr.held, tr.heldNums
 	tr.held, tr.heldNums = nil, nil
-	err := fmt.Errorf("%w (not closed within %d lines)", errQuote, len(held))
+	err := fmt.Errorf("%w (it closes no record within %d lines)", errQuote, len(held))
 	if err := tr.b.malformed(nums[0], "", held[0], err); err != nil {
 		return err
 	}

@@ -38,8 +38,11 @@ func TestJobTableQuotedNewline(t *testing.T) {
 	}{
 		{"at the end", h + "1,1700000000,1700000010,1700000100,4,\"open\n2,1700000000,1700000010,1700000100,4,b\n", 1, 1},
 		{"past the bound", h + "1,1700000000,1700000010,1700000100,4,\"open\n" + rows(maxJoinLines+5), maxJoinLines + 5, 1},
-		// (Two open quotes close each other: one record, malformed.)
-		{"opened again", h + "1,1700000000,1700000010,1700000100,4,\"open\n2,1700000000,1700000010,1700000100,4,\"again\n" + rows(1), 1, 1},
+		// Two open quotes that close each other into no record: each
+		// line malformed, the row between them a job. They were one
+		// malformed record of three lines, the job between lost in it.
+		{"opened again", h + "1,1700000000,1700000010,1700000100,4,\"open\n2,1700000000,1700000010,1700000100,4,\"again\n" + rows(1), 1, 2},
+		{"a row between", h + "1,1700000000,1700000010,1700000100,4,\"open\n" + rows(1) + "2,1700000000,1700000010,1700000100,4,\"again\n3,1700000000,1700000010,1700000100,4,c\n", 2, 2},
 	} {
 		res, err := GPUTrace(strings.NewReader(c.in), Options{ColumnMap: m})
 		if err != nil {
