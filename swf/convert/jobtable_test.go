@@ -143,7 +143,8 @@ func TestJobTableTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTableAccounts(t, "times", res.Report, len(res.Jobs))
-	want := map[string]int{"unreadable start": 1, "unreadable procs": 1, "unreadable limit": 3, noteNeverStarted: 1, noteProcsNodesOnly: 1}
+	want := map[string]int{"unreadable start": 1, "unreadable procs": 1, "unreadable limit": 3, noteNeverStarted: 1, noteProcsNodesOnly: 1,
+		noteTimeFraction: 1} // (1700000010.5)
 	if !maps.Equal(res.Report.Anomalies, want) || res.Report.Skipped[skipMalformed] != 1 {
 		t.Errorf("anomalies %v skipped %v, want %v and 1 malformed", res.Report.Anomalies, res.Report.Skipped, want)
 	}
