@@ -241,7 +241,7 @@ func readJobTable(in io.Reader, b *builder, s *tableSchema) (*Result, error) {
 	tr := &tableReader{b: b, s: s}
 	err := readTable(newLineReader(in), b, "gpu", false, tr.header, tr.feed)
 	if err == nil {
-		err = tr.flushHeld()
+		err = tr.flushHeld(true)
 	}
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func (tr *tableReader) feed(line string, num int) error {
 		if tr.heldQuotes += strings.Count(line, `"`); tr.heldQuotes%2 == 0 {
 			joined, first := strings.Join(tr.held, "\n"), tr.heldNums[0]
 			if _, _, err := splitSep(joined, tr.t.sep, nil); err != nil {
-				return tr.flushHeld() // (the quote closed where no field ends: no record)
+				return tr.flushHeld(false) // (the quote closed where no field ends: no record)
 			}
 			tr.held, tr.heldNums = tr.held[:0], tr.heldNums[:0]
 			return tr.row(joined, first, true)
@@ -40,7 +40,7 @@ func (tr *tableReader) feed(line string, num int) error {
 		if len(tr.held) < maxJoinLines && tr.heldSize <= maxLine {
 			return nil
 		}
-		return tr.flushHeld()
+		return tr.flushHeld(false)
 	}
 	if q := strings.Count(line, `"`); q%2 == 1 && tr.t != nil {
 		if _, _, err := splitSep(line, tr.t.sep, nil); err == errQuote {
@@ -53,22 +53,26 @@ func (tr *tableReader) feed(line string, num int) error {
 }
 
 // flushHeld files held lines whose quote never closed: the first one
-// malformed, the others read again as lines of their own.
-func (tr *tableReader) flushHeld() error {
-	if len(tr.held) == 0 {
-		return nil
-	}
-	held, nums := tr.held, tr.heldNums
-	tr.held, tr.heldNums = nil, nil
-	err := fmt.Errorf("%w (it closes no record within %d lines)", errQuote, len(held))
-	if err := tr.b.malformed(nums[0], "", held[0], err); err != nil {
-		return err
-	}
-	for k, line := range held[1:] {
-		tr.b.rep.Records++
-		if err := tr.feed(line, nums[k+1]); err != nil {
+// malformed, the others read again as lines of their own. The last of
+// them may open a quote again: its record goes on with the next lines,
+// or, at the input's end (eof), is filed so too.
+func (tr *tableReader) flushHeld(eof bool) error {
+	for len(tr.held) > 0 {
+		held, nums := tr.held, tr.heldNums
+		tr.held, tr.heldNums = nil, nil
+		err := fmt.Errorf("%w (it closes no record within %d lines)", errQuote, len(held))
+		if err := tr.b.malformed(nums[0], "", held[0], err); err != nil {
 			return err
 		}
+		for k, line := range held[1:] {
+			tr.b.rep.Records++
+			if err := tr.feed(line, nums[k+1]); err != nil {
+				return err
+			}
+		}
+		if !eof {
+			return nil
+		}
 	}
-	return tr.flushHeld() // (a quote opened again among them, at the end)
+	return nil
 }

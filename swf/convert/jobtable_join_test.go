@@ -42,6 +42,9 @@ func TestJobTableQuotedNewline(t *testing.T) {
 		// line malformed, the row between them a job. They were one
 		// malformed record of three lines, the job between lost in it.
 		{"opened again", h + "1,1700000000,1700000010,1700000100,4,\"open\n2,1700000000,1700000010,1700000100,4,\"again\n" + rows(1), 1, 2},
+		// The second open quote begins a record of two lines: it stays open.
+		{"then a record of two lines", h + "1,1700000000,1700000010,1700000100,4,\"open\n" + rows(1) +
+			"2,1700000000,1700000010,1700000100,4,\"two\nlines\"\n3,1700000000,1700000010,1700000100,4,c\n", 3, 1},
 		{"a row between", h + "1,1700000000,1700000010,1700000100,4,\"open\n" + rows(1) + "2,1700000000,1700000010,1700000100,4,\"again\n3,1700000000,1700000010,1700000100,4,c\n", 2, 2},
 	} {
 		res, err := GPUTrace(strings.NewReader(c.in), Options{ColumnMap: m})
