@@ -736,7 +736,9 @@ func exitStatus(r *record, v string) bool {
 // tres reads Slurm's TRES strings into the demand: tres_req, or
 // tres_alloc without it (noted). Its memory is also SWF's requested
 // memory (field 10, KB per processor: over the requested processors,
-// else the allocated); a job without is counted "no requested memory". Ids: 1 cpu, 2 mem (MB, as MiB), 4
+// else the allocated); a job without (or 2=0) is counted "no requested
+// memory", one whose processors are unknown "memory per processor
+// unknown (processors unknown)". Ids: 1 cpu, 2 mem (MB, as MiB), 4
 // node, 1001 and 1002 GPUs (MIT SuperCloud's gpu:tesla and gpu:volta, of
 // which a job has one; the larger is kept).
 func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) error {
@@ -775,9 +777,12 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 		case k == 1, k == 5: // cpu (the processors' columns say it), billing
 		case k == 2:
 			dem.memTotal = float64(n)
-			mem = true
-			if p := cmpPositive(r.req, r.alloc); p > 0 && n > 0 {
+			mem = n > 0 // ("2=0": none, counted)
+			switch p := cmpPositive(r.req, r.alloc); {
+			case n > 0 && p > 0:
 				r.reqKB = float64(n) * 1024 / float64(p) // (MB as MiB, as the demand takes it)
+			case n > 0:
+				r.note(noteMemNoProcs) // (the demand may keep it, as a map's reqmem)
 			}
 		case k == 4:
 			if dem.nodes == 0 {

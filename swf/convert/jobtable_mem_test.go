@@ -93,6 +93,20 @@ func TestSuperCloudReqMemory(t *testing.T) {
 	if n := res.Report.Anomalies[noteNoReqMem]; n != 2 {
 		t.Errorf("%d jobs without memory, want 2", n)
 	}
+
+	// 2=0 is none, and memory over processors unknown is no field 10:
+	// both counted. They were -1 silently.
+	in := "id_job,time_submit,time_start,time_end,cpus_req,cpus_alloc,nodes_alloc,state,tres_req\n" +
+		"1,1610000000,1610000060,1610003660,0,0,1,3,\"2=1000,4=1\"\n" +
+		"2,1610000000,1610000060,1610003660,4,4,1,3,\"1=4,2=0,4=1\"\n"
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTableAccounts(t, "tres", res.Report, len(res.Jobs))
+	if a := res.Report.Anomalies; a[noteMemNoProcs] != 1 || a[noteNoReqMem] != 1 || res.Jobs[0].ReqMemory != -1 || res.Jobs[1].ReqMemory != -1 {
+		t.Errorf("anomalies %v, jobs %+v", a, res.Jobs)
+	}
 }
 
 // FuzzJobTableMemory: any memory column converts within bounds (-1 or
