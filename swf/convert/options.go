@@ -94,8 +94,11 @@ type Options struct {
 	//	exit                              exit code, or "N:M" (0 or 0:0 → 1,
 	//	                                  else 0)
 	//	user, group, queue, name          numbered in the SWF
-	//	reqmem, usedmem                   memory requested, used (MaxRSS):
-	//	                                  the job's in all, in the value's
+	//	reqmem, usedmem                   memory requested, used: the job's
+	//	                                  in all (Slurm's MaxRSS is one
+	//	                                  task's: the job's only for one
+	//	                                  task; Sacct multiplies by NTasks),
+	//	                                  in the value's
 	//	                                  unit ("16G", "4000M", "3.5GiB";
 	//	                                  powers of 1024), else the suffix's,
 	//	                                  else MiB (noted); "COLUMN:GB/node",
