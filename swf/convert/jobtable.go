@@ -225,9 +225,10 @@ type tableReader struct {
 	t              *table
 	col            map[string]int // role → the column's index
 	buf            []string
-	epochs, stamps int  // times read as epoch seconds, as timestamps
-	fraction       bool // time dropped a fraction of a second (row notes it)
-	bareMem        int  // memory values without a unit, read as MiB
+	epochs, stamps int      // times read as epoch seconds, as timestamps
+	fraction       bool     // time dropped a fraction of a second (row notes it)
+	bareMem        int      // memory values without a unit, read as MiB
+	memRoles       []string // reqmem and usedmem, those the header has
 	// A record whose quoted value holds a newline (jobtable_join.go).
 	held                 []string
 	heldNums             []int
@@ -313,6 +314,12 @@ func (tr *tableReader) header(line string, num int) error {
 	if later {
 		for i, n := range notes {
 			notes[i] = fmt.Sprintf("line %d: %s", num, n)
+		}
+	}
+	tr.memRoles = tr.memRoles[:0] // (the roles memory reads: no map look-up a row without)
+	for _, role := range []string{"reqmem", "usedmem"} {
+		if _, ok := tr.col[role]; ok {
+			tr.memRoles = append(tr.memRoles, role)
 		}
 	}
 	tr.b.rep.Notes = append(tr.b.rep.Notes, notes...)
@@ -489,7 +496,7 @@ func (tr *tableReader) row(line string, num int, joined bool) error {
 			return err
 		}
 	}
-	for _, role := range []string{"reqmem", "usedmem"} {
+	for _, role := range tr.memRoles {
 		if err := tr.memory(&r, row, num, role, nodes, reqNodes, dem); err != nil {
 			return err
 		}
