@@ -778,6 +778,7 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 		}
 		if !ok || err1 != nil || err2 != nil {
 			dem.bad = true
+			r.reqKB = -1 // (as the demand: none of an unreadable list, whatever its order)
 			r.note("unreadable " + col)
 			err := errors.New("not a TRES list (id=count,...)")
 			if ok && err1 == nil {

@@ -107,6 +107,21 @@ func TestSuperCloudReqMemory(t *testing.T) {
 	if a := res.Report.Anomalies; a[noteMemNoProcs] != 1 || a[noteNoReqMem] != 1 || res.Jobs[0].ReqMemory != -1 || res.Jobs[1].ReqMemory != -1 {
 		t.Errorf("anomalies %v, jobs %+v", a, res.Jobs)
 	}
+
+	// An unreadable TRES list keeps no demand, and no field 10 either,
+	// whichever of its items comes first: 2=1000 before the bad one was
+	// kept (a job whose schedule then counted memory main never gave it).
+	in = "id_job,time_submit,time_start,time_end,cpus_req,cpus_alloc,nodes_alloc,state,tres_req\n" +
+		"1,1610000000,1610000060,1610003660,4,4,1,3,\"1=4,2=1000,9=x\"\n" +
+		"2,1610000000,1610000060,1610003660,4,4,1,3,\"1=4,9=x,2=1000\"\n"
+	if res, err = GPUTrace(strings.NewReader(in), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, j := range res.Jobs {
+		if j.ReqMemory != -1 || j.Demand != nil {
+			t.Errorf("unreadable TRES, job %d: requested memory %v, demand %+v", i+1, j.ReqMemory, j.Demand)
+		}
+	}
 }
 
 // FuzzJobTableMemory: any memory column converts within bounds (-1 or
