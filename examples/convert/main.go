@@ -138,7 +138,10 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&limits, "partition-limit", "", "time limits for jobs with Partition_Limit: `NAME=MINUTES[,NAME=MINUTES...]`")
 	fs.StringVar(&colmap, "colmap", "", "with -from gpu: read any job table with a header line (comma or tab separated) by its columns: "+
 		"`ROLE=COLUMN[,ROLE=COLUMN...]`, roles id, submit (needed), start, end, runtime, limit (seconds; COLUMN:min or COLUMN:h for other units), "+
-		"procs, reqprocs, nodes, reqnodes, gpus, state, exit, user, group, queue, name (convert.Options.ColumnMap)")
+		"procs, reqprocs, nodes, reqnodes, gpus, state (Slurm's words or N:M exit codes; COLUMN:slurmdb for Slurm's state numbers), exit, "+
+		"user, group, queue, name, reqmem, usedmem (the job's memory; a unit in the value, else COLUMN:GB and the like, else MiB; "+
+		"COLUMN:GB/node or COLUMN:MB/proc per node or processor) (convert.Options.ColumnMap); a COLUMN holding a comma in double quotes, \"\" for a quote inside, "+
+		"a unit after them: limit=\"Wall, req\":min")
 	fs.Int64Var(&o.opt.CoresPerNode, "cores-per-node", 0, "with -from gpu: cores of a node, for a job table that gives nodes but not cores "+
 		"(an ALCF log without CORES_USED, a -colmap without procs): processors are nodes x N; without it such jobs' processors are -1, counted")
 	fs.Int64Var(&o.opt.MaxProcs, "procs", 0, "machine size in processors, for the header's MaxProcs")
@@ -269,21 +272,62 @@ func parseNow(s string) (time.Time, error) {
 }
 
 // columnMap reads -colmap: ROLE=COLUMN pairs, each role once (the
-// library checks the roles and the columns).
+// library checks the roles and the columns). A COLUMN holding a comma is
+// written in double quotes, CSV's way ("" for a quote inside), a unit
+// after them: limit="Wall, req":min. The quotes go to the library, for
+// which a quoted name is the name as written (no suffix cut from it).
 func columnMap(s string) (map[string]string, error) {
 	out := map[string]string{}
-	for item := range strings.SplitSeq(s, ",") {
-		role, col, ok := strings.Cut(item, "=")
+	for s != "" {
+		role, rest, ok := strings.Cut(s, "=")
+		item := role
+		if i := strings.IndexByte(role, ','); i >= 0 {
+			ok, item = false, role[:i] // ("submit,start=S": the first item has no '=')
+		}
 		role = strings.ToLower(strings.TrimSpace(role))
-		if !ok || role == "" || strings.TrimSpace(col) == "" {
-			return nil, fmt.Errorf("%q: want ROLE=COLUMN", item)
+		if !ok || role == "" {
+			return nil, fmt.Errorf("%q: want ROLE=COLUMN (a column with a comma in double quotes)", item)
+		}
+		col, tail, more, err := colValue(rest)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%s: %v", role, rest, err)
+		}
+		if more && strings.TrimSpace(tail) == "" {
+			return nil, errors.New("a comma at the end: want ROLE=COLUMN after it")
+		}
+		if strings.TrimSpace(col) == "" || strings.TrimSpace(col) == `""` {
+			return nil, fmt.Errorf("%q: want ROLE=COLUMN", role+"="+col)
 		}
 		if _, dup := out[role]; dup {
-			return nil, fmt.Errorf("%q: role %s given twice", item, role)
+			return nil, fmt.Errorf("%q: role %s given twice", role+"="+col, role)
 		}
-		out[role] = strings.TrimSpace(col)
+		out[role], s = strings.TrimSpace(col), tail
 	}
 	return out, nil
+}
+
+// colValue cuts -colmap's COLUMN from s: up to the next comma, or, when
+// it begins with a double quote, past the closing one (a doubled quote
+// is one inside) and on to the next comma. more says a comma followed,
+// tail what follows it.
+func colValue(s string) (col, tail string, more bool, err error) {
+	i := len(s) - len(strings.TrimLeft(s, " "))
+	if i < len(s) && s[i] == '"' {
+		i++
+		for i < len(s) && (s[i] != '"' || i+1 < len(s) && s[i+1] == '"') {
+			if s[i] == '"' {
+				i++ // ("": a quote inside)
+			}
+			i++
+		}
+		if i >= len(s) {
+			return "", "", false, errors.New("no closing double quote")
+		}
+	}
+	if k := strings.IndexByte(s[i:], ','); k >= 0 {
+		return s[:i+k], s[i+k+1:], true, nil
+	}
+	return s, "", false, nil
 }
 
 func partitionLimits(s string) (map[string]int64, error) {

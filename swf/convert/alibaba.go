@@ -136,7 +136,10 @@ func readTable(lr *lineReader, b *builder, want string, comments bool, header, r
 		case err != nil:
 			return err
 		}
-		s := strings.TrimSpace(string(line))
+		// A byte-order mark begins a file, and each of files concatenated
+		// (cat a.csv b.csv of spreadsheet exports): the second's header
+		// line with it was a malformed record, not "repeated header line".
+		s := strings.TrimSpace(strings.TrimPrefix(string(line), "\xef\xbb\xbf"))
 		if s == "" || comments && s[0] == '#' {
 			continue
 		}

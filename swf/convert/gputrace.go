@@ -160,7 +160,7 @@ import (
 // Options.PartitionLimits fills; cpus_alloc, cpus_req, nodes_alloc;
 // state as Slurm's enum job_states or its word; id_user, id_group,
 // partition, job_name; tres_req, else tres_alloc, for the demand: 2
-// memory in MB, 4 nodes, 1001 and 1002 GPUs), and "alcf", an ALCF job
+// memory in MB, also SWF's requested memory, 4 nodes, 1001 and 1002 GPUs), and "alcf", an ALCF job
 // log (DIM_JOB_COMPOSITE: COBALT_JOBID, QUEUED_TIMESTAMP,
 // START_TIMESTAMP, END_TIMESTAMP as "2023-01-02 00:10:00[.ffffff]" in
 // Options.Location, WALLTIME_SECONDS, RUNTIME_SECONDS, CORES_USED,
@@ -170,8 +170,10 @@ import (
 // columns the map names (Report.Format "table"). These are filled as the
 // accounting logs are (Result's doc): processors are cores, never GPUs
 // (which go into the demand line), requested time the time limit, user,
-// group and queue numbered; status from a Slurm state (Sacct's doc), or
-// from an exit status: 0 is 1, another 0. A table of nodes without cores
+// group and queue numbered; status from a Slurm state (Sacct's doc; in a
+// mapped table a number is one only by state=COLUMN:slurmdb, else noted
+// "state a number, not read (...)"), or from an exit status (also
+// Slurm's "exit:signal" in a state column): 0 (0:0) is 1, another 0. A table of nodes without cores
 // (ALCF without CORES_USED, a map without procs) takes nodes ×
 // Options.CoresPerNode, noted "processors from nodes x
 // Options.CoresPerNode"; without it the processors are -1, noted
@@ -179,7 +181,8 @@ import (
 // Options.CoresPerNode over 16777216 processors (unknown)" past the
 // bound). Each time is read as epoch seconds or a timestamp ("2006-01-02
 // 15:04:05", with a T, a fraction, an offset or Z), counted in a Report
-// note. Reasons besides Sacct's: skipped "malformed record" (no readable
+// note; a fraction of a second is dropped (SWF's whole seconds), its job
+// noted "fraction of a second dropped from a time". Reasons besides Sacct's: skipped "malformed record" (no readable
 // submit time, a row that does not split), "record listed again
 // (overlapping dumps)", "repeated header line", "another header line"
 // (tables concatenated: its columns apply from there on, found by name;
@@ -188,7 +191,13 @@ import (
 // gpus, tres_req, tres_alloc: -1, the error in Errors), "no job id",
 // "job id reused", "no state or exit status column (status -1)",
 // "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not
-// kept", "fewer fields than the header", "more fields than the header",
+// kept", "no requested memory", "no used memory", "memory per processor
+// unknown (processors unknown)", "memory per node, nodes unknown (not
+// kept)", "unreadable reqmem" (and usedmem), "record of several lines (a
+// newline in a value)" (a quoted value spanning lines, read as one
+// record; a quote not closed within 64 lines, or closed where no field
+// ends, leaves its line malformed and the others read again),
+// "fewer fields than the header", "more fields than the header",
 // "fractional value rounded"; skipped "no submit time" too. Where the
 // names and units come from: README.md (in this directory).
 func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {

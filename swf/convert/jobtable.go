@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -51,7 +52,7 @@ import (
 
 // tableRoles are the roles of a column (Options.ColumnMap's keys).
 var tableRoles = []string{"id", "submit", "start", "end", "runtime", "limit", "procs", "reqprocs",
-	"nodes", "reqnodes", "gpus", "state", "exit", "user", "group", "queue", "name"}
+	"nodes", "reqnodes", "gpus", "state", "exit", "user", "group", "queue", "name", "reqmem", "usedmem"}
 
 // tableSchema says which column plays each role: the first of its
 // candidates (normalized names) that the header has.
@@ -61,9 +62,13 @@ type tableSchema struct {
 	unit   map[string]int64 // a duration role's seconds per unit (default 1)
 	tres   bool             // Slurm's tres_req and tres_alloc give the demand
 	mapped bool             // Options.ColumnMap: a column it names must be there
+	// stateNumbers: a number in the state column is Slurm's enum
+	// job_states (its database's); else it is no state known.
+	stateNumbers bool
+	memSuffix    map[string]string // reqmem's and usedmem's suffix (jobtable_mem.go)
 }
 
-var superCloudSchema = &tableSchema{format: "supercloud", tres: true, unit: map[string]int64{"limit": 60},
+var superCloudSchema = &tableSchema{format: "supercloud", tres: true, stateNumbers: true, unit: map[string]int64{"limit": 60},
 	roles: map[string][]string{"id": {"id_job"}, "submit": {"time_submit"}, "start": {"time_start"},
 		"end": {"time_end"}, "limit": {"timelimit"}, "procs": {"cpus_alloc"}, "reqprocs": {"cpus_req"},
 		"nodes": {"nodes_alloc"}, "state": {"state"}, "user": {"id_user"}, "group": {"id_group"},
@@ -76,17 +81,71 @@ var alcfSchema = &tableSchema{format: "alcf",
 		"nodes": {"nodes_used"}, "reqnodes": {"nodes_requested"}, "exit": {"exit_status", "exit_code"},
 		"user": {"username_genid"}, "group": {"project_name_genid"}, "queue": {"queue_name"}}}
 
+// roleSuffixes are the suffixes a mapped column may carry
+// ("COLUMN:min"), by role: a duration's seconds per unit; state's
+// "slurmdb" (its numbers are Slurm's enum job_states).
+var roleSuffixes = map[string]map[string]int64{
+	"runtime": durationUnits, "limit": durationUnits, "state": {"slurmdb": 1},
+	"reqmem": memSuffixes, "usedmem": memSuffixes,
+}
+
 // durationUnits are the unit suffixes of a mapped duration column.
 var durationUnits = map[string]int64{"s": 1, "min": 60, "h": 3600}
 
-// splitUnit cuts "COLUMN:min" into the column and its seconds per unit.
-func splitUnit(col string) (string, int64, bool) {
+// splitUnit cuts "COLUMN:SUFFIX" into the column and the suffix (lower
+// case) when SUFFIX is one of roleSuffixes'; else it returns col and "".
+// A column in double quotes ("Wall, min" or "Time:h", a quote doubled
+// inside) is its name as written, a suffix only after the closing quote.
+func splitUnit(col string) (string, string, error) {
+	if t := strings.TrimSpace(col); strings.HasPrefix(t, `"`) {
+		name, rest, err := unquote(t)
+		if err != nil {
+			return "", "", err
+		}
+		if rest = strings.TrimSpace(rest); rest == "" {
+			return name, "", nil
+		}
+		if suf, ok := strings.CutPrefix(rest, ":"); ok {
+			if suf = strings.ToLower(strings.TrimSpace(suf)); knownSuffix(suf) {
+				return name, suf, nil
+			}
+		}
+		return "", "", fmt.Errorf("%q after the quoted column name: want nothing or :SUFFIX", clip(rest))
+	}
 	if i := strings.LastIndexByte(col, ':'); i >= 0 {
-		if u, ok := durationUnits[strings.ToLower(strings.TrimSpace(col[i+1:]))]; ok {
-			return col[:i], u, true
+		if suf := strings.ToLower(strings.TrimSpace(col[i+1:])); knownSuffix(suf) {
+			return col[:i], suf, nil
 		}
 	}
-	return col, 1, false
+	return col, "", nil
+}
+
+func knownSuffix(suf string) bool {
+	for _, m := range roleSuffixes {
+		if _, ok := m[suf]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// unquote reads a field in double quotes at the start of s, CSV's way
+// ("" is a quote), and returns it and what follows the closing quote.
+func unquote(s string) (string, string, error) {
+	var sb strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != '"' {
+			sb.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '"' {
+			sb.WriteByte('"')
+			i++
+			continue
+		}
+		return sb.String(), s[i+1:], nil
+	}
+	return "", "", errQuote
 }
 
 // checkColumnMap is Options.Validate's check of a ColumnMap.
@@ -99,14 +158,18 @@ func checkColumnMap(m map[string]string) error {
 			}
 		}
 	}) {
-		col, _, unit := splitUnit(m[role])
+		col, suf, err := splitUnit(m[role])
+		_, ok := roleSuffixes[role][suf]
 		switch {
 		case !slices.Contains(tableRoles, role):
 			errs = append(errs, fmt.Errorf("convert: ColumnMap: unknown role %q (the roles: %s)", clip(role), strings.Join(tableRoles, ", ")))
+		case err != nil:
+			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: %w", role, clip(m[role]), err))
 		case normColumn(col) == "":
 			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] names no column", role))
-		case unit && role != "runtime" && role != "limit":
-			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: a unit is for runtime and limit only", role, clip(m[role])))
+		case suf != "" && !ok:
+			errs = append(errs, fmt.Errorf("convert: ColumnMap[%q] = %q: %q is not a suffix of %s (%s; a column so named goes in double quotes)",
+				role, clip(m[role]), suf, role, suffixList(role)))
 		}
 	}
 	if _, ok := m["submit"]; !ok {
@@ -115,12 +178,26 @@ func checkColumnMap(m map[string]string) error {
 	return errors.Join(errs...)
 }
 
+// suffixList says which suffixes role takes, for an error.
+func suffixList(role string) string {
+	if len(roleSuffixes[role]) == 0 {
+		return "it takes none"
+	}
+	return "it takes " + strings.Join(slices.Sorted(maps.Keys(roleSuffixes[role])), ", ")
+}
+
 // mappedSchema is the schema of a ColumnMap (valid: Validate ran).
 func mappedSchema(m map[string]string) *tableSchema {
-	s := &tableSchema{format: "table", mapped: true, roles: map[string][]string{}, unit: map[string]int64{}}
+	s := &tableSchema{format: "table", mapped: true, roles: map[string][]string{}, unit: map[string]int64{}, memSuffix: map[string]string{}}
 	for role, col := range m {
-		c, u, _ := splitUnit(col)
-		s.roles[role], s.unit[role] = []string{normColumn(c)}, u
+		c, suf, _ := splitUnit(col)
+		s.roles[role], s.unit[role] = []string{normColumn(c)}, roleSuffixes[role][suf]
+		if role == "state" && suf == "slurmdb" {
+			s.stateNumbers = true
+		}
+		if role == "reqmem" || role == "usedmem" {
+			s.unit[role], s.memSuffix[role] = 0, suf // (memSuffix reads it)
+		}
 	}
 	return s
 }
@@ -132,6 +209,8 @@ const (
 	noteProcsRange     = "nodes x Options.CoresPerNode over 16777216 processors (unknown)"
 	noteNoStatus       = "no state or exit status column (status -1)"
 	noteTRESOther      = "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not kept"
+	noteStateNumber    = "state a number, not read (state=COLUMN:slurmdb reads Slurm's job_states)"
+	noteTimeFraction   = "fraction of a second dropped from a time"
 )
 
 // slurmDBStates are Slurm's enum job_states (slurm.h), as its database
@@ -146,7 +225,14 @@ type tableReader struct {
 	t              *table
 	col            map[string]int // role → the column's index
 	buf            []string
-	epochs, stamps int // times read as epoch seconds, as timestamps
+	epochs, stamps int      // times read as epoch seconds, as timestamps
+	fraction       bool     // time dropped a fraction of a second (row notes it)
+	bareMem        int      // memory values without a unit, read as MiB
+	memRoles       []string // reqmem and usedmem, those the header has
+	// A record whose quoted value holds a newline (jobtable_join.go).
+	held                 []string
+	heldNums             []int
+	heldSize, heldQuotes int
 }
 
 // readJobTable converts a job table of schema s (GPUTrace's work for the
@@ -154,14 +240,19 @@ type tableReader struct {
 func readJobTable(in io.Reader, b *builder, s *tableSchema) (*Result, error) {
 	b.format, b.rep.Format = s.format, s.format
 	tr := &tableReader{b: b, s: s}
-	err := readTable(newLineReader(in), b, "gpu", false, tr.header,
-		func(line string, num int) error { return tr.row(line, num) })
+	err := readTable(newLineReader(in), b, "gpu", false, tr.header, tr.feed)
+	if err == nil {
+		err = tr.flushHeld(true)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if n := tr.epochs + tr.stamps; n > 0 {
 		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("times: %d read as epoch seconds, %d as timestamps (in %s unless they carry an offset)",
 			tr.epochs, tr.stamps, b.opt.location()))
+	}
+	if tr.bareMem > 0 {
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("memory: %d values without a unit read as MiB (reqmem=COLUMN:GB and the like for another)", tr.bareMem))
 	}
 	res, err := b.finish()
 	var fe *FormatError
@@ -225,6 +316,12 @@ func (tr *tableReader) header(line string, num int) error {
 			notes[i] = fmt.Sprintf("line %d: %s", num, n)
 		}
 	}
+	tr.memRoles = tr.memRoles[:0] // (the roles memory reads: no map look-up a row without)
+	for _, role := range []string{"reqmem", "usedmem"} {
+		if _, ok := tr.col[role]; ok {
+			tr.memRoles = append(tr.memRoles, role)
+		}
+	}
 	tr.b.rep.Notes = append(tr.b.rep.Notes, notes...)
 	return nil
 }
@@ -243,7 +340,8 @@ var submitColumns = []string{"time_submit", "queued_timestamp", "submit_time", "
 // header's positions: with cpus_req and cpus_alloc swapped, silently
 // wrong. It reports whether line was such a header.
 func (tr *tableReader) otherHeader(line string, num int) (bool, error) {
-	if first := strings.TrimLeft(line, `" `); first != "" && strings.IndexByte("0123456789+-.", first[0]) >= 0 {
+	first, _, _ := strings.Cut(strings.TrimLeft(line, `" `), string(tr.t.sep))
+	if isValue(strings.TrimRight(first, `"`)) {
 		return false, nil // a row (headerLike's test of its first field): no scan for names
 	}
 	own := tr.s.roles["submit"]
@@ -271,12 +369,25 @@ func (tr *tableReader) otherHeader(line string, num int) (bool, error) {
 	return true, tr.header(line, num)
 }
 
-// headerLike reports whether no field of a line is a number or a time
-// (a digit, a sign or a point first), as a header's are: every row of a
-// job table has one, its submit time.
+// headerLike reports whether no field of a line is a number or a time,
+// as a header's are: every row of a job table has one, its submit time.
+// A name that begins with a digit ("1st_start", "95th_pct") is a name:
+// a header holding one was read as a row, malformed, and the rows behind
+// it by the first header's positions.
 func headerLike(f []string) bool {
-	for _, v := range f {
-		if v = strings.TrimSpace(v); v != "" && strings.IndexByte("0123456789+-.", v[0]) >= 0 {
+	return !slices.ContainsFunc(f, isValue)
+}
+
+// isValue reports whether a field is a number, a time or a duration: a
+// digit, a sign or a point first, then only digits and the marks of
+// numbers, dates and clocks ("1.5e9", "2023-01-02T00:10:00Z", "1-02:00:00").
+func isValue(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" || strings.IndexByte("0123456789+-.", v[0]) < 0 {
+		return false
+	}
+	for i := 1; i < len(v); i++ { // (a loop: strings.Trim's cutset cost 340 instructions a row)
+		if c := v[i]; (c < '0' || c > '9') && strings.IndexByte("+-.:eETZ /", c) < 0 {
 			return false
 		}
 	}
@@ -299,7 +410,9 @@ func (tr *tableReader) label(role string) string {
 	return role
 }
 
-func (tr *tableReader) row(line string, num int) error {
+// row reads one record (joined: of several lines, its quoted values
+// holding newlines).
+func (tr *tableReader) row(line string, num int, joined bool) error {
 	if ok, err := tr.otherHeader(line, num); ok || err != nil {
 		return err
 	}
@@ -313,7 +426,11 @@ func (tr *tableReader) row(line string, num int) error {
 	if width != "" {
 		r.note(width)
 	}
+	if joined {
+		r.note(noteJoined)
+	}
 	v := tr.get(row, "submit")
+	tr.fraction = false
 	if r.submit, err = tr.time(v); err != nil {
 		return b.malformed(num, tr.label("submit"), v, err)
 	}
@@ -331,6 +448,9 @@ func (tr *tableReader) row(line string, num int) error {
 			continue
 		}
 		*c.dst = n
+	}
+	if tr.fraction {
+		r.note(noteTimeFraction)
 	}
 	if r.elapsed, err = tr.duration(&r, row, num, "runtime"); err != nil {
 		return err
@@ -376,6 +496,11 @@ func (tr *tableReader) row(line string, num int) error {
 			return err
 		}
 	}
+	for _, role := range tr.memRoles {
+		if err := tr.memory(&r, row, num, role, nodes, reqNodes, dem); err != nil {
+			return err
+		}
+	}
 	if dem.any() {
 		r.dem = dem
 	}
@@ -412,7 +537,8 @@ func (tr *tableReader) procs(r *record, procs, nodes int64) int64 {
 
 // time reads a time: epoch seconds (a fraction dropped) or a timestamp
 // "2006-01-02 15:04:05" (or with a T, a fraction, an offset or Z), read
-// in Options.Location without an offset. Empty, 0 (Slurm's database: not
+// in Options.Location without an offset. A fraction other than zeros
+// sets tr.fraction: the job's times moved, counted (it was silent). Empty, 0 (Slurm's database: not
 // reached), None, NaT, nan, null, Unknown and N/A are unknown (-1).
 func (tr *tableReader) time(s string) (int64, error) {
 	switch s {
@@ -434,6 +560,7 @@ func (tr *tableReader) time(s string) (int64, error) {
 			return 0, err
 		}
 		tr.epochs++
+		tr.fraction = tr.fraction || strings.Trim(frac, "0") != ""
 		return n, nil
 	}
 	u, err := parseStamp(s, tr.b.opt.location())
@@ -441,6 +568,10 @@ func (tr *tableReader) time(s string) (int64, error) {
 		return 0, err
 	}
 	tr.stamps++
+	if len(s) > 20 && s[19] == '.' { // (parseStamp's fraction: the digits after the point)
+		digits := s[20 : len(s)-len(strings.TrimLeft(s[20:], "0123456789"))]
+		tr.fraction = tr.fraction || strings.Trim(digits, "0") != ""
+	}
 	return u, nil
 }
 
@@ -548,33 +679,38 @@ func (tr *tableReader) limit(r *record, row []string, num int) error {
 	return nil
 }
 
-// state sets the status: from a Slurm state (a word, or the database's
-// number), else from an exit status (0 completed, another failed).
+// state sets the status: from a Slurm state word (any case, "CANCELLED
+// by 123" and sacct's "CANCELLED+" as Sacct reads them), a number as
+// Slurm's database's enum job_states when the schema says so
+// (supercloud, a map's state=COLUMN:slurmdb), or an exit code in the
+// state column ("0:0", Slurm's exit:signal); else from an exit status
+// (0 completed, another failed). Any other value is kept as the job's
+// state in the Report and noted: a number the map does not say is
+// Slurm's "state a number, not read", a word "unknown state" (a site's
+// own codes, squeue's letters: PBS's F is finished, Slurm's failed), never
+// mapped to a status by a guess.
 func (tr *tableReader) state(r *record, row []string) {
 	if _, ok := tr.col["state"]; ok {
-		s := tr.get(row, "state")
+		s := strings.TrimSpace(tr.get(row, "state"))
 		if n, err := strconv.ParseUint(s, 10, 32); err == nil {
-			if base := n & 0xff; base < uint64(len(slurmDBStates)) {
+			if base := n & 0xff; tr.s.stateNumbers && base < uint64(len(slurmDBStates)) {
 				s = slurmDBStates[base]
+			} else if !tr.s.stateNumbers {
+				r.state = clip(s)
+				r.note(noteStateNumber)
+				return
 			} // (else the number, an unknown state: "state 12" was reported as the state "STATE")
+		}
+		if strings.Contains(s, ":") && exitStatus(r, s) {
+			return
 		}
 		applyState(r, s)
 		return
 	}
 	if _, ok := tr.col["exit"]; ok {
-		v := tr.get(row, "exit")
-		n, err := strconv.ParseInt(v, 10, 64)
-		if f, ferr := strconv.ParseFloat(v, 64); err != nil && ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<31 {
-			n, err = int64(f), nil // ("0.0", as a data-frame export writes it)
-		}
-		switch {
-		case err != nil:
+		if !exitStatus(r, tr.get(row, "exit")) {
 			r.state, r.status = "exit unknown", swf.StatusUnknown
 			r.note(noteUnknownState)
-		case n == 0:
-			r.state, r.status = "exit 0", swf.StatusCompleted
-		default:
-			r.state, r.status = "exit other", swf.StatusFailed
 		}
 		return
 	}
@@ -582,8 +718,39 @@ func (tr *tableReader) state(r *record, row []string) {
 	r.note(noteNoStatus)
 }
 
+// exitStatus sets r's status from an exit status: an integer ("0.0" as
+// a data-frame export writes it), or Slurm's "exit:signal" ("0:0"; a
+// signal is a failure whatever the exit code). 0 is completed, another
+// failed. It reports false, setting nothing, when v is none of these.
+func exitStatus(r *record, v string) bool {
+	code, sig, pair := strings.Cut(strings.TrimSpace(v), ":")
+	n, err := strconv.ParseInt(code, 10, 64)
+	if f, ferr := strconv.ParseFloat(code, 64); !pair && err != nil && ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<31 {
+		n, err = int64(f), nil // ("0.0", as a data-frame export writes it)
+	}
+	if err != nil {
+		return false
+	}
+	var signal uint64
+	if pair {
+		if signal, err = strconv.ParseUint(sig, 10, 8); err != nil {
+			return false
+		}
+	}
+	if n == 0 && signal == 0 {
+		r.state, r.status = "exit 0", swf.StatusCompleted
+	} else {
+		r.state, r.status = "exit other", swf.StatusFailed
+	}
+	return true
+}
+
 // tres reads Slurm's TRES strings into the demand: tres_req, or
-// tres_alloc without it (noted). Ids: 1 cpu, 2 mem (MB, as MiB), 4
+// tres_alloc without it (noted). Its memory is also SWF's requested
+// memory (field 10, KB per processor: over the requested processors,
+// else the allocated); a job without (or 2=0) is counted "no requested
+// memory", one whose processors are unknown "memory per processor
+// unknown (processors unknown)". Ids: 1 cpu, 2 mem (MB, as MiB), 4
 // node, 1001 and 1002 GPUs (MIT SuperCloud's gpu:tesla and gpu:volta, of
 // which a job has one; the larger is kept).
 func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) error {
@@ -593,6 +760,12 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 			r.note(noteDemandAlloc)
 		}
 	}
+	mem := false // (a list without 2=: no requested memory, counted)
+	defer func() {
+		if !mem && !dem.bad && (tr.t.has("tres_req") || tr.t.has("tres_alloc")) {
+			r.note(noteNoReqMem)
+		}
+	}()
 	if v == "" {
 		return nil
 	}
@@ -605,6 +778,7 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 		}
 		if !ok || err1 != nil || err2 != nil {
 			dem.bad = true
+			r.reqKB = -1 // (as the demand: none of an unreadable list, whatever its order)
 			r.note("unreadable " + col)
 			err := errors.New("not a TRES list (id=count,...)")
 			if ok && err1 == nil {
@@ -616,6 +790,13 @@ func (tr *tableReader) tres(r *record, row []string, num int, dem *demandIn) err
 		case k == 1, k == 5: // cpu (the processors' columns say it), billing
 		case k == 2:
 			dem.memTotal = float64(n)
+			mem = n > 0 // ("2=0": none, counted)
+			switch p := cmpPositive(r.req, r.alloc); {
+			case n > 0 && p > 0:
+				r.reqKB = float64(n) * 1024 / float64(p) // (MB as MiB, as the demand takes it)
+			case n > 0:
+				r.note(noteMemNoProcs) // (the demand may keep it, as a map's reqmem)
+			}
 		case k == 4:
 			if dem.nodes == 0 {
 				dem.nodes = n

@@ -76,22 +76,22 @@ func TestJobTables(t *testing.T) {
 			{"104", 300, 100, 1800, 48, 48, 1800, 0, 1, 48, 96000, 0},
 			// A state word; NO_VAL: the partition's limit.
 			{"106", 500, 10, 60, 8, 8, -1, 1, 1, 8, 0, 0},
-		}, map[string]int{noteUnlimited: 1, notePartLimit: 1, noteTimeout: 1},
+		}, map[string]int{noteUnlimited: 1, notePartLimit: 1, noteTimeout: 1, noteNoReqMem: 2},
 			map[string]int{skipUnfinished + " (PENDING)": 1}},
 		{"table-alcf.csv", "alcf", Options{}, []job{
 			// Timestamps; WALLTIME_SECONDS; EXIT_STATUS 0.
 			{"1", 0, 600, 3600, 8192, 8192, 7200, 1, 128, 64, 0, 0},
-			// A fraction of a second dropped; no CORES_USED and no
+			// A fraction of a second dropped (noted); no CORES_USED and no
 			// Options.CoresPerNode: processors unknown, not guessed.
 			{"2", 300, 60, 600, -1, -1, 3600, 0, 8, 0, 0, 0},
 			// "0.0" exit status; RUNTIME_SECONDS agrees with the times.
 			{"3", 1200, 600, 90, 1024, 1024, 1800, 1, 16, 64, 0, 0},
-		}, map[string]int{noteProcsNodesOnly: 1, noteNoAlloc: 1}, map[string]int{}},
+		}, map[string]int{noteProcsNodesOnly: 1, noteNoAlloc: 1, noteTimeFraction: 1}, map[string]int{}},
 		{"table-alcf.csv", "alcf", Options{CoresPerNode: 64}, []job{
 			{"1", 0, 600, 3600, 8192, 8192, 7200, 1, 128, 64, 0, 0},
 			{"2", 300, 60, 600, 512, 512, 3600, 0, 8, 64, 0, 0},
 			{"3", 1200, 600, 90, 1024, 1024, 1800, 1, 16, 64, 0, 0},
-		}, map[string]int{noteProcsFromNodes: 1}, map[string]int{}},
+		}, map[string]int{noteProcsFromNodes: 1, noteTimeFraction: 1}, map[string]int{}},
 		{"table-generic.tsv", "table", Options{CoresPerNode: 56, ColumnMap: genericMap}, []job{
 			// RFC 3339 with Z; "02:00:00" as a duration.
 			{"f1", 0, 300, 3600, 112, 112, 7200, 1, 2, 56, 0, 0},
@@ -143,7 +143,8 @@ func TestJobTableTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTableAccounts(t, "times", res.Report, len(res.Jobs))
-	want := map[string]int{"unreadable start": 1, "unreadable procs": 1, "unreadable limit": 3, noteNeverStarted: 1, noteProcsNodesOnly: 1}
+	want := map[string]int{"unreadable start": 1, "unreadable procs": 1, "unreadable limit": 3, noteNeverStarted: 1, noteProcsNodesOnly: 1,
+		noteTimeFraction: 1} // (1700000010.5)
 	if !maps.Equal(res.Report.Anomalies, want) || res.Report.Skipped[skipMalformed] != 1 {
 		t.Errorf("anomalies %v skipped %v, want %v and 1 malformed", res.Report.Anomalies, res.Report.Skipped, want)
 	}

@@ -85,10 +85,34 @@ type Options struct {
 	//	procs, reqprocs                   processors (cores) allocated, requested
 	//	nodes, reqnodes                   nodes allocated, requested
 	//	gpus                              GPUs in all (the demand line)
-	//	state, exit                       Slurm state word; exit code (0 → 1, else 0)
+	//	state                             Slurm's state words (any case,
+	//	                                  "CANCELLED by 123"), or an exit
+	//	                                  code "N:M"; numbers are Slurm's
+	//	                                  enum job_states with
+	//	                                  "COLUMN:slurmdb", else not read
+	//	                                  (noted, as any other value)
+	//	exit                              exit code, or "N:M" (0 or 0:0 → 1,
+	//	                                  else 0)
 	//	user, group, queue, name          numbered in the SWF
+	//	reqmem, usedmem                   memory requested, used: the job's
+	//	                                  in all (Slurm's MaxRSS is one
+	//	                                  task's: the job's only for one
+	//	                                  task; Sacct multiplies by NTasks),
+	//	                                  in the value's
+	//	                                  unit ("16G", "4000M", "3.5GiB";
+	//	                                  powers of 1024), else the suffix's,
+	//	                                  else MiB (noted); "COLUMN:GB/node",
+	//	                                  "COLUMN:MB/proc" (or /cpu, /core)
+	//	                                  for per node, per processor (and
+	//	                                  Slurm's ReqMem "4000Mc", "4Gn").
+	//	                                  SWF's fields 10 and 7 (KB per
+	//	                                  processor) and the demand line's
+	//	                                  memory; a job without, counted
 	//
-	// The Report's Format is then "table" whatever the header looks like.
+	// A column in double quotes is its name as written, CSV's way ("" is
+	// a quote inside): `"Submit, UTC"`, `"Time:h"` (no unit cut from it),
+	// a suffix after the closing quote (`"Wall, req":min`). The Report's
+	// Format is then "table" whatever the header looks like.
 	ColumnMap map[string]string
 }
 
