@@ -34,7 +34,7 @@ func simulate(ctx context.Context, variant string, machine int64, jobs []swf.Job
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := s.RunUntilContext(ctx, first+(last-first)*int64(k)/slices); err != nil {
+		if err := s.RunUntilContext(ctx, sliceEnd(first, last, k, slices)); err != nil {
 			if ctx.Err() != nil {
 				return nil, err // as the test above returns it
 			}
@@ -43,4 +43,16 @@ func simulate(ctx context.Context, variant string, machine int64, jobs []swf.Job
 		set(float64(k) / slices)
 	}
 	return s.FinishContext(ctx)
+}
+
+// sliceEnd is the end of slice k of n between the submit times first and
+// last. It works in uint64 so that a span from -1 to 2^63-1 does not wrap
+// (first+(last-first)*k/n overflows there and mis-slices or goes back).
+func sliceEnd(first, last int64, k, n int) int64 {
+	if last <= first {
+		return last
+	}
+	span := uint64(last) - uint64(first)
+	off := span/uint64(n)*uint64(k) + span%uint64(n)*uint64(k)/uint64(n)
+	return int64(uint64(first) + off)
 }
