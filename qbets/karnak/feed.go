@@ -265,9 +265,10 @@ func demandGPUs(d *swf.Demand) (int64, bool) {
 // a restart, resumes after the events of this system already stored).
 // Each tick ingests, in one stored batch, every event whose time has
 // come. It returns when the trace is done or ctx is cancelled. From its
-// start the system refuses live events from the HTTP feed (409) until
-// the replay ends or is stopped: one taken before is the last stored
-// event it resumes after (or is refused by).
+// start the system refuses live events (IngestBatch and the HTTP feed:
+// an *Error, 409), repairs and other replays until the replay ends or is
+// stopped: a live event taken before is the last stored event it resumes
+// after (or is refused by).
 func (s *Service) Replay(ctx context.Context, path, name string, speed float64, logf func(string, ...any)) error {
 	if !(speed > 0) {
 		return fmt.Errorf("speed: %v, want > 0", speed)
@@ -399,11 +400,13 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 // and sets the system's clock, all under ingestMu, with which IngestBatch
 // checks a system's feeder. A live event stored before is the last the
 // replay reads, and refuses or resumes after as its rules say; one after
-// is refused (409). The last event read before the claim, a live event
-// could land in between, and the replay's next batch, before it in time,
-// stopped the replay and qserve (TestReplayClaimRace). A system another
-// replay feeds is refused (409): the second claim took it over, and both
-// fed it (TestReplayTwice). done is how many of evs are stored already.
+// is refused (409). With the last event read before the claim, a live
+// event could land in between, and the replay's next batch, before it in
+// time, stopped the replay and qserve (TestReplayClaimRace); with the
+// clock set after the claim, the system's "now" was the trace's first
+// event meanwhile (TestReplayClaimClock). A system another replay feeds
+// is refused (409): the second claim took it over, and both fed it
+// (TestReplayTwice). done is how many of evs are stored already.
 func (s *Service) claimReplay(evs []Event, name string, speed float64) (sys *system, clk *simClock, done int, err error) {
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
