@@ -16,7 +16,8 @@ func slowReplay(t *testing.T, s *Service, name string) (stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.Replay(ctx, replayClaimTrace(t), name, 1, func(string, ...any) {}) }()
+	trace := replayClaimTrace(t)
+	go func() { done <- s.Replay(ctx, trace, name, 1, func(string, ...any) {}) }()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
 		if _, ok := s.Last(name); ok && s.replaying(name) {
 			break
