@@ -21,7 +21,10 @@ import (
 //	400 Bad Request, 409 Conflict, 413 Content Too Large, 415 Unsupported
 //	Media Type, 414: rejected for good. The request (an event, a batch, a
 //	query) is wrong and the message names the field; the same request
-//	gets the same answer. A feed drops the batch and counts it.
+//	gets the same answer. A feed drops the batch and counts it. (A 409
+//	also refuses events, a repair or a replay of a system a trace
+//	replay is feeding, for as long as it does: the system has one
+//	feeder at a time, and a live feed's events for it are dropped.)
 //	404 Not Found: the system, queue or job named is not there (a job
 //	that started is no longer waiting); asking again later may differ,
 //	but retrying at once does not help.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -264,9 +265,10 @@ func demandGPUs(d *swf.Demand) (int64, bool) {
 // a restart, resumes after the events of this system already stored).
 // Each tick ingests, in one stored batch, every event whose time has
 // come. It returns when the trace is done or ctx is cancelled. From its
-// start the system refuses live events from the HTTP feed (409) until
-// the replay ends or is stopped: one taken before is the last stored
-// event it resumes after (or is refused by).
+// start the system refuses live events (IngestBatch and the HTTP feed:
+// an *Error, 409), repairs and other replays until the replay ends or is
+// stopped: a live event taken before is the last stored event it resumes
+// after (or is refused by).
 func (s *Service) Replay(ctx context.Context, path, name string, speed float64, logf func(string, ...any)) error {
 	if !(speed > 0) {
 		return fmt.Errorf("speed: %v, want > 0", speed)
@@ -312,15 +314,16 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 }
 
 // replayClaimed, when set (by tests only), is called by ReplayEvents
-// once it has claimed its system, before it reads the last event stored.
+// once it has claimed its system, before its first batch.
 var replayClaimed func()
 
-// ReplayEvents is Replay over events already made by TraceEvents. On a
-// restart it resumes after the system's last stored event, which must be
-// one of evs (else the store holds another history under that name, and
-// the replay is refused rather than mixed), or one of evs as TraceEvents
-// named it before a job's missing user, group or executable was none
-// (legacyNames).
+// ReplayEvents is Replay over events already made by TraceEvents (every
+// one of system name). On a restart it resumes after the system's last
+// stored event, which must be one of evs (else the store holds another
+// history under that name, and the replay is refused rather than mixed),
+// or one of evs as TraceEvents named it before a job's missing user,
+// group or executable was none (legacyNames). A system another replay is
+// feeding is refused, as its live events are: an *Error, 409.
 func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, speed float64, logf func(string, ...any)) error {
 	if !s.ready.Load() {
 		return errNotReady
@@ -330,24 +333,15 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		// gets an error, not an index out of range.)
 		return fmt.Errorf("replay %s: no events", name)
 	}
-	// The replay claims its system before it reads the last event stored
-	// (resume), both atomic with live events (ingestBatch checks under
-	// ingestMu): one stored before the claim is the last the replay reads,
-	// and refuses or resumes after as its rules say; one after is refused
-	// (409, "replaying"). Read before the claim, a live event could land in
-	// between, and the replay's next batch, out of order, stopped it and
-	// qserve (TestReplayClaimRace).
-	clk := &simClock{t0: evs[0].Time, end: evs[len(evs)-1].Time, wall0: time.Now(), speed: speed}
-	var prev *simClock // the system's clock before, kept if the replay is refused
-	started := false
-	s.ingestMu.Lock()
-	sys, err := s.systemFor(name, false)
-	if err == nil {
-		sys.mu.Lock()
-		prev, sys.sim = sys.sim, clk
-		sys.mu.Unlock()
+	for i := range evs {
+		// Its claim is on name: events of another system would be fed
+		// unclaimed, interleaved with that system's live events
+		// (TestReplayEventsOtherSystem).
+		if evs[i].System != name {
+			return fmt.Errorf("replay %s: events[%d].system: %q, want %q", name, i, clip(evs[i].System), name)
+		}
 	}
-	s.ingestMu.Unlock()
+	sys, clk, done, err := s.claimReplay(evs, name, speed)
 	if err != nil {
 		return err
 	}
@@ -360,41 +354,13 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		sys.mu.Lock()
 		if sys.sim == clk && clk.state() == "running" {
 			sys.sim = nil
-			if !started {
-				sys.sim = prev
-			}
 		}
 		sys.mu.Unlock()
 	}()
 	if replayClaimed != nil {
 		replayClaimed()
 	}
-	done := 0
-	if last, ok := s.Last(name); ok {
-		same := func(e Event) bool { return e == last.Event || legacyNames(e) == last.Event }
-		i, _ := slices.BinarySearchFunc(evs, last.Event.Time, func(e Event, t int64) int { return cmp.Compare(e.Time, t) })
-		for ; i < len(evs) && evs[i].Time == last.Event.Time && !same(evs[i]); i++ {
-		}
-		if end := evs[len(evs)-1].Time; (i == len(evs) || !same(evs[i])) && last.Event.Time >= end {
-			// A system whose replay had ended takes live events: its
-			// last is then after the trace's, and the advice below
-			// (another name, another store) would leave its history.
-			return fmt.Errorf("replay %s: the last event stored for system %q, at %s, is not one of this trace's but at or after its last (%s): the system took live events after its replay ended (or holds another history); serve it without replaying this trace, or rewind it to %d to drop what came after the trace",
-				name, name, stamp(last.Event.Time), stamp(end), end)
-		}
-		if i == len(evs) || !same(evs[i]) {
-			return fmt.Errorf("replay %s: the last event stored for system %q is not one of this trace's (replay it under another name, or use another store)", name, name)
-		}
-		done = i + 1
-	}
-	t0 := evs[0].Time
-	if done > 0 {
-		t0 = evs[done-1].Time
-	}
-	clk.mu.Lock()
-	clk.t0, clk.wall0 = t0, time.Now()
-	clk.mu.Unlock()
-	started = true
+	t0 := clk.t0
 	if done == 0 {
 		logf("replay %q: none of its %d events stored yet: starting at its first event, %s", name, len(evs), stamp(t0))
 	} else {
@@ -417,7 +383,7 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		if n == done {
 			continue
 		}
-		if err := s.Ingest(evs[done:n]); err != nil {
+		if _, err := s.ingestBatch("", evs[done:n], clk); err != nil {
 			return fmt.Errorf("replay %s: %w", name, err)
 		}
 		done = n
@@ -427,6 +393,56 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	clk.mu.Unlock()
 	logf("replay %s: all %d events applied; its clock stops at the last, %s", name, len(evs), stamp(evs[len(evs)-1].Time))
 	return nil
+}
+
+// claimReplay makes a replay of evs the feeder of system name: it reads
+// the last event stored (where the replay resumes, or why it is refused)
+// and sets the system's clock, all under ingestMu, with which IngestBatch
+// checks a system's feeder. A live event stored before is the last the
+// replay reads, and refuses or resumes after as its rules say; one after
+// is refused (409). With the last event read before the claim, a live
+// event could land in between, and the replay's next batch, before it in
+// time, stopped the replay and qserve (TestReplayClaimRace); with the
+// clock set after the claim, the system's "now" was the trace's first
+// event meanwhile (TestReplayClaimClock). A system another replay feeds
+// is refused (409): the second claim took it over, and both fed it
+// (TestReplayTwice). done is how many of evs are stored already.
+func (s *Service) claimReplay(evs []Event, name string, speed float64) (sys *system, clk *simClock, done int, err error) {
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	if s.replayOf(name) != nil {
+		return nil, nil, 0, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("replay %s: system %q is being fed by another trace replay; replay it once that one has ended (its status then says so) or has been stopped, or under another name", name, name)}
+	}
+	if last, ok := s.Last(name); ok {
+		same := func(e Event) bool { return e == last.Event || legacyNames(e) == last.Event }
+		i, _ := slices.BinarySearchFunc(evs, last.Event.Time, func(e Event, t int64) int { return cmp.Compare(e.Time, t) })
+		for ; i < len(evs) && evs[i].Time == last.Event.Time && !same(evs[i]); i++ {
+		}
+		if end := evs[len(evs)-1].Time; (i == len(evs) || !same(evs[i])) && last.Event.Time >= end {
+			// A system whose replay had ended takes live events: its
+			// last is then after the trace's, and the advice below
+			// (another name, another store) would leave its history.
+			return nil, nil, 0, fmt.Errorf("replay %s: the last event stored for system %q, at %s, is not one of this trace's but at or after its last (%s): the system took live events after its replay ended (or holds another history); serve it without replaying this trace, or rewind it to %d to drop what came after the trace",
+				name, name, stamp(last.Event.Time), stamp(end), end)
+		}
+		if i == len(evs) || !same(evs[i]) {
+			return nil, nil, 0, fmt.Errorf("replay %s: the last event stored for system %q is not one of this trace's (replay it under another name, or use another store)", name, name)
+		}
+		done = i + 1
+	}
+	sys, err = s.systemFor(name, false)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	t0 := evs[0].Time
+	if done > 0 {
+		t0 = evs[done-1].Time
+	}
+	clk = &simClock{t0: t0, end: evs[len(evs)-1].Time, wall0: time.Now(), speed: speed}
+	sys.mu.Lock()
+	sys.sim = clk
+	sys.mu.Unlock()
+	return sys, clk, done, nil
 }
 
 // reasons writes TraceEvents' unusable jobs by reason, the most frequent

@@ -1110,8 +1110,9 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	// (A system a trace replay is feeding refuses them: ingestBatch.)
-	ack, err := s.ingestBatch(batch, evs, true)
+	// (A system a trace replay is feeding refuses them, as it refuses a
+	// library caller's: fedBy, the one rule.)
+	ack, err := s.IngestBatch(batch, evs)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -50,7 +50,9 @@ func systemStatus(t *testing.T, s *Service, name string) SystemStatus {
 // while the replay runs. ReplayEvents read the last event, then claimed
 // the system: a live event between the two was taken, and the replay's
 // first batch, before it in time, was refused and stopped the replay (and
-// qserve). The hook runs the live event at that point, deterministically.
+// qserve). The hook ran the live event at that point, deterministically;
+// the read and the claim are now one hold of ingestMu (claimReplay), and
+// the hook runs after it. The live feed's half: TestLiveCheckRace.
 func TestReplayClaimRace(t *testing.T) {
 	const wall = 1_000_200_000
 	s, err := NewServiceWith(&MemStore{}, func() int64 { return wall }, Config{Rate: -1})

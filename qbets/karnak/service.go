@@ -275,17 +275,25 @@ type Ack struct {
 // the oldest of the system (of a batch's first event) with the most, so
 // that one writer's new ids do not evict another's (a restart rebuilds
 // them from the store, while their events are kept).
+//
+// A batch with an event of a system a trace replay is feeding (Replay)
+// is refused, an *Error with Code 409 (http.StatusConflict), until the
+// replay has ended or been stopped (its status then says so): its events
+// would interleave with the trace's, and the replay, stopped by the first
+// batch out of order, would stop with them. The HTTP feed answers the
+// same 409 (TestIngestBatchReplaying).
 func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
-	return s.ingestBatch(batch, evs, false)
+	return s.ingestBatch(batch, evs, nil)
 }
 
-// ingestBatch is IngestBatch; live (the HTTP feed's events) refuses a batch
-// with an event of a system a trace replay is feeding (409). It checks
-// under ingestMu, under which ReplayEvents claims its system: checked
-// before it, a live event stored after the replay's claim had read the
-// system's last event, and the replay's next batch, out of order, was
-// refused and stopped it (and qserve with it; TestReplayClaimRace).
-func (s *Service) ingestBatch(batch string, evs []Event, live bool) (Ack, error) {
+// ingestBatch is IngestBatch fed by replay (a replay's clock; nil: a
+// live feed, the HTTP one or a caller of IngestBatch). It refuses a batch
+// with an event of a system another feeds (fedBy) under ingestMu, under
+// which ReplayEvents claims its system: checked before it, a live event
+// stored after the replay's claim had read the system's last event, and
+// the replay's next batch, out of order, was refused and stopped it (and
+// qserve with it; TestLiveCheckRace).
+func (s *Service) ingestBatch(batch string, evs []Event, replay *simClock) (Ack, error) {
 	if !s.ready.Load() {
 		return Ack{}, errNotReady
 	}
@@ -300,14 +308,11 @@ func (s *Service) ingestBatch(batch string, evs []Event, live bool) (Ack, error)
 	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
-	// A system a trace replay is feeding takes no live events: they would
-	// interleave with the trace's times, and the replay, stopped by the
-	// first out-of-order batch, would stop the service. Once the replay
-	// has ended (or was stopped) they are taken (replaying).
-	for i := range evs {
-		if live && s.replaying(evs[i].System) {
-			return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is being fed by a trace replay; send live events for it once the replay has ended (its status then says so), or for another system", i, evs[i].System)}
-		}
+	if err := s.fedBy(evs, replay); err != nil {
+		return Ack{}, err
+	}
+	if ingestChecked != nil {
+		ingestChecked()
 	}
 	digest := digestOf(evs)
 	ack := Ack{Batch: batch, Events: len(evs)}
@@ -533,20 +538,52 @@ func (v *batchView) job(id int64) (known, started bool) {
 	return j.known, j.started
 }
 
+// ingestChecked, when set (by tests only), is called by ingestBatch once
+// it has checked who feeds the batch's systems (fedBy), before it stores.
+var ingestChecked func()
+
+// fedBy refuses (409) a batch with an event of a system a trace replay
+// other than replay (nil: none, a live feed) is feeding. A system's
+// events come from one feeder at a time: live events interleaved with a
+// replay's times, and the replay, stopped by its first batch out of
+// order, stopped qserve. It is the one rule of the HTTP feed and of
+// IngestBatch (which interleaved); the caller holds ingestMu, under
+// which a replay claims its system.
+func (s *Service) fedBy(evs []Event, replay *simClock) error {
+	for i := range evs {
+		if i > 0 && evs[i].System == evs[i-1].System {
+			continue // (a batch is mostly of one system)
+		}
+		if c := s.replayOf(evs[i].System); c != nil && c != replay {
+			return &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is being fed by a trace replay; send live events for it once the replay has ended (its status then says so), or for another system", i, evs[i].System)}
+		}
+	}
+	return nil
+}
+
 // replaying reports whether a trace replay is feeding the named system:
 // one that has ended (fed its log's last event) or was stopped feeds it
 // no more, and the system then takes live events and repairs as any
 // other (TestReplayEndedTakesLive).
 func (s *Service) replaying(name string) bool {
+	return s.replayOf(name) != nil
+}
+
+// replayOf is the clock of the trace replay feeding the named system,
+// nil if none is (replaying).
+func (s *Service) replayOf(name string) *simClock {
 	s.mu.RLock()
 	sys := s.systems[name]
 	s.mu.RUnlock()
 	if sys == nil {
-		return false
+		return nil
 	}
 	sys.mu.RLock()
 	defer sys.mu.RUnlock()
-	return sys.sim != nil && sys.sim.state() == "running"
+	if sys.sim != nil && sys.sim.state() == "running" {
+		return sys.sim
+	}
+	return nil
 }
 
 // clockOf is "now" on a system: its simulated clock during a replay, else
