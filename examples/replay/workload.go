@@ -102,16 +102,10 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 	// span 106751991167294 days; one of unknown submit time (-1, sorted
 	// first) is rejected too and made it start at 0 (CEA-Curie's first
 	// jobs, submitted on day 366, "over 367 days").
-	first, last := int64(-1), int64(-1)
-	for _, j := range jobs {
-		if j.Submit >= 0 && j.Submit <= sanitize.MaxTime {
-			if first < 0 {
-				first = j.Submit
-			}
-			last = j.Submit
-		}
+	days := 0.0
+	if first, last, ok := saneSpan(jobs); ok {
+		days = float64(last-first) / 86400
 	}
-	days := float64(last-first) / 86400
 	parts := cli.PartitionsOf(h, jobs)
 	if parts != nil {
 		parts.Pool = machine
