@@ -23,6 +23,9 @@ type workload struct {
 	outOfOrder int
 	zeros      int64       // zero bytes after the trace's last gzip member, ignored
 	skipped    cli.Skipped // the trace's malformed lines skipped (-lenient)
+	// otherStatus is the trace's job lines of a status outside the SWF
+	// standard (kept and simulated), said as simulate and swfstat say it.
+	otherStatus cli.OtherStatus
 	// partitions are the trace's jobs by partition when they name more
 	// than one, simulated as one pool (cli.Partitions), nil otherwise.
 	partitions *cli.Partitions
@@ -116,9 +119,10 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 		machine: machine,
 		jobs:    jobs,
 		// (the count only: every simulator takes jobs in submit order)
-		outOfOrder: late,
-		zeros:      zeros,
-		skipped:    cli.SkippedOf(st),
-		partitions: parts,
+		outOfOrder:  late,
+		zeros:       zeros,
+		skipped:     cli.SkippedOf(st),
+		otherStatus: cli.OtherStatusOf(st),
+		partitions:  parts,
 	}, nil
 }
