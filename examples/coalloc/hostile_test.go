@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +140,33 @@ func TestMachineSmallerThanTrial(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "| 48, 1h, 12h | 0.75 | – |") {
 		t.Errorf("trial 48 on a 16-processor machine: want no co-allocation executed:\n%s", out.String())
+	}
+	// and the report says why (it said only "executed no co-allocation")
+	if !strings.Contains(out.String(), "trial (48, 1h, 12h): small.swf has 16 processors, fewer than its 48") {
+		t.Errorf("report does not say the machine is smaller than N:\n%s", out.String())
+	}
+}
+
+// -json names the machine smaller than a trial's N, beside its fields.
+func TestMachineSmallerThanTrialJSON(t *testing.T) {
+	dir := t.TempDir()
+	a := clitest.WriteTrace(t, dir, "a.swf", 1500, 64)
+	small := clitest.WriteTrace(t, dir, "small.swf", 1500, 16)
+	var out, errs bytes.Buffer
+	if err := command([]string{"-days", "9", "-count", "2", "-step", "30", "-json", "-trace", a + "," + small}, &out, &errs); err != nil {
+		t.Fatal(err, errs.String())
+	}
+	var r struct {
+		Sections []json.RawMessage `json:"sections"`
+		Rejected map[string]int    `json:"rejected"`
+		Smaller  []smallerJSON     `json:"smaller_than_trial"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := smallerJSON{Trial: "(48, 1h, 12h)", Machine: "small.swf", Size: 16, Nodes: 48}
+	if len(r.Sections) == 0 || r.Rejected == nil || !slices.Contains(r.Smaller, want) {
+		t.Errorf("-json: %d sections, rejected %v, smaller_than_trial %+v; want %+v among them", len(r.Sections), r.Rejected, r.Smaller, want)
 	}
 }
 

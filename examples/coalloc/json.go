@@ -14,11 +14,15 @@ import (
 // all logs (cli.Skipped's keys), and the jobs left out before simulating
 // (not sane, or a later job under a number already read), by reason in
 // replay's and simulate's keys (rejected, summed over the logs) and by
-// log file name (rejected_by_log). They were said only on standard error.
+// log file name (rejected_by_log), and the machines smaller than a trial's
+// N (smaller_than_trial). They were said only on standard error.
 type leftJSON struct {
 	cli.Skipped
 	Rejected      map[string]int            `json:"rejected"`
 	RejectedByLog map[string]map[string]int `json:"rejected_by_log,omitempty"`
+	// Smaller are the machines smaller than a trial's N (said under the
+	// table too): why such a trial executed no co-allocation.
+	Smaller []smallerJSON `json:"smaller_than_trial,omitempty"`
 }
 
 // add adds machine m's jobs left out.

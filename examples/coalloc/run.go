@@ -353,6 +353,12 @@ func reproduce(out io.Writer, opt options) error {
 		return err
 	}
 	printTable(out, opt.trials, sums)
+	if small := smallerMachines(ms, opt.trials); len(small) > 0 {
+		printSmaller(out, small)
+		if opt.left != nil {
+			opt.left.Smaller = small
+		}
+	}
 	if opt.plan.DropDead {
 		var dropped []string
 		for i, tr := range opt.trials {
@@ -476,6 +482,40 @@ func printTable(out io.Writer, trials []trial, sums []trialSummary) {
 	if len(none) > 0 {
 		fmt.Fprintf(out, "\ntrial %s executed no co-allocation: its figures are empty, not zero.\n", strings.Join(none, ", "))
 	}
+}
+
+// smallerJSON is a machine with fewer processors than a trial's N: every
+// reservation there has probability 0 (versioned.ProbWithin), so the
+// trial plans none and executes no co-allocation.
+type smallerJSON struct {
+	Trial   string `json:"trial"`
+	Machine string `json:"machine"`
+	Size    int64  `json:"size"`
+	Nodes   int    `json:"nodes"`
+}
+
+// smallerMachines lists, per trial in order, the machines smaller than
+// its N.
+func smallerMachines(ms []machine, trials []trial) []smallerJSON {
+	var small []smallerJSON
+	for _, tr := range trials {
+		for _, m := range ms {
+			if m.size < int64(tr.Nodes) {
+				small = append(small, smallerJSON{Trial: fmt.Sprintf("(%d, %dh, %dh)", tr.Nodes, tr.Walltime/3600, tr.Lead/3600), Machine: m.name, Size: m.size, Nodes: tr.Nodes})
+			}
+		}
+	}
+	return small
+}
+
+// printSmaller says why a trial whose N exceeds a machine executed no
+// co-allocation: the table's line said only that it executed none.
+func printSmaller(out io.Writer, small []smallerJSON) {
+	parts := make([]string, len(small))
+	for i, s := range small {
+		parts[i] = fmt.Sprintf("trial %s: %s has %d processors, fewer than its %d", s.Trial, s.Machine, s.Size, s.Nodes)
+	}
+	fmt.Fprintf(out, "\nA machine smaller than a trial's N answers probability 0, so the trial plans no co-allocation: %s.\n", strings.Join(parts, "; "))
 }
 
 // pointName is how the header names the plan's point rule.

@@ -432,3 +432,45 @@ func TestModelErrorNamesLog(t *testing.T) {
 		}
 	}
 }
+
+// Jobs under a number an earlier job has are kept, each given its own
+// estimate, and counted on standard error and in -json's duplicate_ids
+// (swfstat's key): nothing said so, and the written trace carried them.
+func TestDuplicateIDsCounted(t *testing.T) {
+	dir := t.TempDir()
+	in, outPath := filepath.Join(dir, "in.swf"), filepath.Join(dir, "out.swf")
+	log := "; MaxProcs: 8\n" +
+		"1 0 0 100 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"1 10 0 200 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" + // number 1 again
+		"-1 20 0 300 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" + // no number: no duplicate
+		"-1 30 0 400 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 40 0 500 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"1 50 0 600 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" // and again
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := command(t.Context(), []string{"-trace", in, "-out", outPath, "-json"}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "in.swf: 2 sane jobs carry a job number an earlier one has: kept"; !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr %q lacks %q", errs.String(), want)
+	}
+	var r struct {
+		SaneJobs     int  `json:"sane_jobs"`
+		DuplicateIDs *int `json:"duplicate_ids"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.SaneJobs != 6 || r.DuplicateIDs == nil || *r.DuplicateIDs != 2 {
+		t.Errorf("-json: sane_jobs %d, duplicate_ids %v; want 6, 2", r.SaneJobs, r.DuplicateIDs)
+	}
+	b, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n1 "); n != 3 {
+		t.Errorf("written trace has %d lines of job 1, want the 3 read:\n%s", n, b)
+	}
+}

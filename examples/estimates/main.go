@@ -251,6 +251,10 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if tr.zeros > 0 {
 		fmt.Fprintf(log, "%s: %s\n", o.trace, cli.PaddingNote(tr.zeros))
 	}
+	dups := duplicateIDs(jobs)
+	if dups > 0 {
+		fmt.Fprintf(log, "%s: %d sane jobs carry a job number an earlier one has: kept, each given its own estimate and written under its number as read (a simulator rejects such a job while the earlier one is live; swfstat's duplicate job numbers)\n", o.trace, dups)
+	}
 	set := vanilla(o.trace, jobs)
 	// E_max from the log (not -emax, not the thesis's X of a short
 	// name): is it one corrupt estimate?
@@ -327,15 +331,18 @@ func runAssign(stdout, log io.Writer, o options) error {
 		// and the sane jobs a short name's filter left out (kth4h's
 		// without an estimate of at most 4 h, sdsc106's), LeftWhy what
 		// they had.
-		JobsRead  int       `json:"jobs_read"`
-		LeftOut   int       `json:"left_out"`
-		LeftWhy   string    `json:"left_out_why,omitempty"`
-		Model     string    `json:"model"`
-		EMax      int64     `json:"e_max_s"`
-		Bins      []jsonBin `json:"bins"`
-		Truncated int       `json:"run_times_truncated"`
-		Short     int       `json:"estimates_below_run_time"`
-		Missing   int       `json:"estimates_missing"` // sane jobs without an estimate in the log (S6)
+		JobsRead int    `json:"jobs_read"`
+		LeftOut  int    `json:"left_out"`
+		LeftWhy  string `json:"left_out_why,omitempty"`
+		// DuplicateIDs: sane jobs whose number an earlier sane job has,
+		// kept and written under it (swfstat's key).
+		DuplicateIDs int       `json:"duplicate_ids"`
+		Model        string    `json:"model"`
+		EMax         int64     `json:"e_max_s"`
+		Bins         []jsonBin `json:"bins"`
+		Truncated    int       `json:"run_times_truncated"`
+		Short        int       `json:"estimates_below_run_time"`
+		Missing      int       `json:"estimates_missing"` // sane jobs without an estimate in the log (S6)
 		// Warnings and WarningData as simulate's: one line each, and
 		// their figures by kind (degenerate_e_max).
 		Warnings    []string       `json:"warnings,omitempty"`
@@ -345,8 +352,29 @@ func runAssign(stdout, log io.Writer, o options) error {
 		TrailingZeros int64 `json:"trailing_zero_bytes"`
 		// Skipped: -lenient's malformed lines skipped (swfstat's keys).
 		cli.Skipped
-	}{o.trace, o.out, len(jobs), tr.procs, len(tr.sane.Excluded), cli.ReasonKeys(notSane), tr.read, tr.leftOut, tr.leftWhy, o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
+	}{o.trace, o.out, len(jobs), tr.procs, len(tr.sane.Excluded), cli.ReasonKeys(notSane), tr.read, tr.leftOut, tr.leftWhy, dups, o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
 		set.Missing, warnings, warningData, tr.zeros, tr.skipped})
+}
+
+// duplicateIDs counts the jobs whose number (field 1) an earlier job
+// has; jobs without one (below 1, SWF's -1) are no duplicates of one
+// another, as swfstat counts them. The model gives every job its own
+// estimate whatever its number, so they are kept: dropping them would
+// shorten the trace without a word, renumbering them would change it.
+func duplicateIDs(jobs []swf.Job) int {
+	seen := make(map[int64]struct{}, len(jobs))
+	n := 0
+	for i := range jobs {
+		id := jobs[i].ID
+		if id < 1 {
+			continue
+		}
+		if _, dup := seen[id]; dup {
+			n++
+		}
+		seen[id] = struct{}{}
+	}
+	return n
 }
 
 // jsonBin is a user bin in -json, with snake_case keys as every command's

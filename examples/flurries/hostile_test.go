@@ -348,3 +348,26 @@ func TestSpreadOfEmptyMedian(t *testing.T) {
 		t.Errorf("got\n%s", s)
 	}
 }
+
+// The native counts leave out the jobs of unknown submit time (-1), as
+// the detector and the weekly activity figure do, and count them in the
+// figure's words; they were counted among the log's jobs ("4 jobs") and
+// the years ran from -1 (54.76 years from 1970 to a day of 2024, not 0.00).
+func TestNativeLeavesOutUnknownSubmit(t *testing.T) {
+	dir := t.TempDir()
+	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	day := int64(20000 * 86400) // 2024
+	body := "; MaxProcs: 64\n" + fmt.Sprintf(line, 1, -1) + fmt.Sprintf(line, 2, day) + fmt.Sprintf(line, 3, day+3600) + fmt.Sprintf(line, 4, day+7200)
+	if err := os.WriteFile(filepath.Join(dir, "unknown.swf"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := detectNative(dir, []string{"unknown.swf"}, setup{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	writeNative(&b, ns)
+	if want := "unknown: 3 jobs, 0.00 years, 0 candidates (0.0 per year); jobs left out: 1 no submit time (-1)\n"; b.String() != want {
+		t.Errorf("native: %q, want %q", b.String(), want)
+	}
+}

@@ -15,10 +15,15 @@ import (
 
 // nativeLog is what the detector finds on one uninjected log.
 type nativeLog struct {
-	name  string // short name
-	jobs  []swf.Job
+	name  string    // short name
+	jobs  []swf.Job // of known submit time
 	cs    sanitize.Candidates
 	years float64 // first to last submission
+	// unknown counts the jobs of unknown submit time (-1), left out of
+	// jobs as the detector and the activity figure leave them out: they
+	// were counted among the log's jobs, and one made its weeks and
+	// days start at -1.
+	unknown int
 }
 
 func detectNative(dir string, logs []string, st setup) ([]nativeLog, error) {
@@ -28,11 +33,13 @@ func detectNative(dir string, logs []string, st setup) ([]nativeLog, error) {
 		if err != nil {
 			return nil, err
 		}
+		n := len(jobs) // load's checkSpan leaves at least one of known submit time
+		jobs = slices.DeleteFunc(slices.Clone(jobs), func(j swf.Job) bool { return j.Submit < 0 })
 		cs, err := sanitize.DetectFlurries(jobs, st.det)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, nativeLog{tracetest.ShortName(name), jobs, cs, float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / (365.25 * 86400)})
+		out = append(out, nativeLog{tracetest.ShortName(name), jobs, cs, float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / (365.25 * 86400), n - len(jobs)})
 	}
 	return out, nil
 }
@@ -44,7 +51,11 @@ func writeNative(w io.Writer, ns []nativeLog) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s: %d jobs, %.2f years, %d candidates (%s per year)\n", l.name, len(l.jobs), l.years, len(l.cs), perYear(len(l.cs), l.years, 1))
+		fmt.Fprintf(w, "%s: %d jobs, %.2f years, %d candidates (%s per year)", l.name, len(l.jobs), l.years, len(l.cs), perYear(len(l.cs), l.years, 1))
+		if l.unknown > 0 { // the activity figure's words
+			fmt.Fprintf(w, "; jobs left out: %d %s (-1)", l.unknown, sanitize.NoSubmit)
+		}
+		fmt.Fprintln(w)
 		printCandidates(w, l.jobs[0].Submit, l.cs)
 		n += len(l.cs)
 		years += l.years

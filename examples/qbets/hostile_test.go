@@ -354,3 +354,44 @@ func TestTablesNoBoundNoCorrectness(t *testing.T) {
 		t.Errorf("a queue without a bound scored:\n%s", out.String())
 	}
 }
+
+// A log whose jobs were all submitted at one instant (LLNL-Atlas's and
+// SDSC-Par's first 300 jobs at 0) has every prediction made before any
+// later wait is known: 270 of 300 refused for no history, with no word
+// of why. The text says the row is degenerate, -json's one_instant is
+// true; a queue with a submit span has neither.
+func TestScoreOneInstantDegenerate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := 1; i <= 300; i++ {
+		q := 1 + i%2 // queue 1 at one instant, queue 2 a second apart
+		fmt.Fprintf(&b, "%d %d %d 100 4 -1 -1 4 200 -1 1 1 1 1 %d -1 -1 -1\n", i, (q-1)*i, 7*i, q)
+	}
+	path := filepath.Join(t.TempDir(), "once.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := command([]string{path}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "degenerate: every job of queue 1 submitted at one instant,") || strings.Contains(out.String(), "queue 1, 2") {
+		t.Errorf("want queue 1 alone said submitted at one instant:\n%s", out.String())
+	}
+	out.Reset()
+	if code := command([]string{path, "-json"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			Queue      int64
+			OneInstant bool `json:"one_instant"`
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.OneInstant != (m.Queue == 1) {
+			t.Errorf("%s: want one_instant in queue 1 alone", l)
+		}
+	}
+}

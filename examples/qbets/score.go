@@ -52,6 +52,10 @@ type queueScore struct {
 	// a bound of 0 s holds for every job and the row says nothing of
 	// QBETS: the text says so under the table (when a bound was given).
 	Waited int `json:"waited"`
+	// OneInstant: the queue's jobs (two or more) were all submitted at one
+	// instant, so each was predicted before any later wait was known and
+	// the row says nothing of QBETS (the text says so under the table).
+	OneInstant bool `json:"one_instant,omitempty"`
 }
 
 // scoreLogs scores every log of o.files per queue with full QBETS at
@@ -157,7 +161,7 @@ func scoreJobs(path string, hdr *swf.Header, jobs []swf.Job, cfg replay.Config) 
 			Down: r.Down, NoHistory: r.NoHistory,
 			MedianBound: finite(r.MedianBound()), MedianRatio: finite(r.MedianRatio()),
 			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped, Rejected: rejected,
-			RMSOverPred: rms, ChangePoints: r.ChangePoints, Waited: waited,
+			RMSOverPred: rms, ChangePoints: r.ChangePoints, Waited: waited, OneInstant: oneInstant(byQ[q]),
 		})
 	}
 	return out, nil
@@ -209,6 +213,27 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 		// 100% correct with a median bound of 0 s read as a result.
 		fmt.Fprintf(w, "\ndegenerate: no job of queue %s waited at all, so a bound of 0 s holds for every one: the row says nothing of QBETS\n", strings.Join(idle, ", "))
 	}
+	var once []string
+	for _, r := range rows {
+		if r.OneInstant {
+			once = append(once, fmt.Sprint(r.Queue))
+		}
+	}
+	if len(once) > 0 {
+		// 270 of 300 refused for no history read as QBETS's failing.
+		fmt.Fprintf(w, "\ndegenerate: every job of queue %s submitted at one instant, so each was predicted before any later wait was known: the row says nothing of QBETS\n", strings.Join(once, ", "))
+	}
+}
+
+// oneInstant says whether two or more jobs share one submit time and
+// no job has another.
+func oneInstant(jobs []swf.Job) bool {
+	for i := range jobs {
+		if jobs[i].Submit != jobs[0].Submit {
+			return false
+		}
+	}
+	return len(jobs) > 1
 }
 
 // scoreTable prints one log's queues as a Markdown table.

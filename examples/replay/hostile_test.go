@@ -430,3 +430,36 @@ func TestNoBoundNotDegenerate(t *testing.T) {
 		t.Errorf("a run without a bound said degenerate:\n%s", out.String())
 	}
 }
+
+// Job lines of a status outside the SWF standard (field 11: -4, -2) are
+// kept and simulated and said, in the text and in -json, as simulate and
+// swfstat say them (cli.OtherStatus); replay had no word of them.
+func TestOtherStatusSaid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "status.swf")
+	body := "; MaxProcs: 100\n1 0 0 100 4 -1 -1 4 100 -1 -2 1 1 1 1 -1 -1 -1\n2 10 0 100 4 -1 -1 4 100 -1 -4 1 1 1 1 -1 -1 -1\n" +
+		"3 20 0 100 4 -1 -1 4 100 -1 -2 1 1 1 1 -1 -1 -1\n4 30 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	want := "3 job lines with a status outside the SWF standard -1..5 (kept and simulated): -4: 1, -2: 2"
+	if code := run(context.Background(), []string{path}, strings.NewReader(""), &out, &errs); code != 0 || !strings.Contains(out.String(), want) {
+		t.Errorf("exit %d, %q: want %q in\n%s", code, errs.String(), want, out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{path, "-json"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("-json: exit %d, %q", code, errs.String())
+	}
+	var r struct {
+		OtherStatus *struct {
+			Lines    int            `json:"lines"`
+			ByStatus map[string]int `json:"by_status"`
+		} `json:"other_status"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if o := r.OtherStatus; o == nil || o.Lines != 3 || o.ByStatus["-2"] != 2 || o.ByStatus["-4"] != 1 {
+		t.Errorf("-json other_status %+v, want 3 lines: -2: 2, -4: 1", o)
+	}
+}

@@ -23,6 +23,10 @@ type reportJSON struct {
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
 	// Skipped is the trace's malformed lines skipped (-lenient).
 	cli.Skipped
+	// OtherStatus is the trace's job lines of a status outside the SWF
+	// standard -1..5 (kept and simulated), by value as simulate's
+	// warning_data.other_status; absent when there is none.
+	OtherStatus *otherStatusJSON `json:"other_status,omitempty"`
 	// Partitions are the trace's jobs by partition (field 16) when they
 	// name more than one, simulated as one pool; absent otherwise.
 	Partitions *cli.Partitions `json:"partitions,omitempty"`
@@ -38,6 +42,11 @@ type reportJSON struct {
 	SimulatedWaited int      `json:"simulated_waited"`
 	VARQ            varqJSON `json:"varq"`
 	Figures         []string `json:"figures,omitempty"`
+}
+
+type otherStatusJSON struct {
+	Lines    int            `json:"lines"`
+	ByStatus map[string]int `json:"by_status"`
 }
 
 // schedulerJSON: the means over no job averaged are null, as the text
@@ -91,6 +100,9 @@ type varqJSON struct {
 func writeJSON(w io.Writer, r *result, files []string) error {
 	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected)),
 		OutOfOrder: r.w.outOfOrder, TrailingZeros: r.w.zeros, Skipped: r.w.skipped, Partitions: r.w.partitions, Changed: r.sims["EASY"].Changed()}
+	if o := r.w.otherStatus; o.Lines > 0 {
+		out.OtherStatus = &otherStatusJSON{Lines: o.Lines, ByStatus: o.Keys()}
+	}
 	if out.Changed == nil {
 		out.Changed = map[string]int{}
 	}

@@ -55,6 +55,9 @@ func report(w io.Writer, r *result, files []string) {
 	if z := r.w.zeros; z > 0 {
 		fmt.Fprintf(w, "  (%s)\n", cli.PaddingNote(z))
 	}
+	if n := r.w.otherStatus.Note(); n != "" {
+		fmt.Fprintf(w, "  (%s)\n", n)
+	}
 	fmt.Fprintln(w)
 
 	q := r.q

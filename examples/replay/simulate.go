@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -28,31 +30,49 @@ func simulate(ctx context.Context, variant string, machine int64, jobs []swf.Job
 	if err := s.Load(jobs); err != nil {
 		return nil, fmt.Errorf("%s: %w", variant, err)
 	}
-	first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit
-	const slices = 50
-	for k := 1; k <= slices; k++ {
+	ends := sliceEnds(jobs, 50)
+	for k, end := range ends {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := s.RunUntilContext(ctx, sliceEnd(first, last, k, slices)); err != nil {
+		if err := s.RunUntilContext(ctx, end); err != nil {
 			if ctx.Err() != nil {
 				return nil, err // as the test above returns it
 			}
 			return nil, fmt.Errorf("%s: %w", variant, err)
 		}
-		set(float64(k) / slices)
+		set(float64(k+1) / float64(len(ends)))
 	}
 	return s.FinishContext(ctx)
 }
 
-// sliceEnd is the end of slice k of n between the submit times first and
-// last. It works in uint64 so that a span from -1 to 2^63-1 does not wrap
-// (first+(last-first)*k/n overflows there and mis-slices or goes back).
-func sliceEnd(first, last int64, k, n int) int64 {
-	if last <= first {
-		return last
+// sliceEnds are the ends of n slices of simulated time between the first
+// and last submit time of the jobs the simulators take, those in
+// [0, sanitize.MaxTime] (as examples/simulate bounds its slices): the
+// others are rejected, and a -1 or 2^63-1 submit time stretched the span
+// so that every sane job fell in the first slice. None when no job is
+// sane (Finish then reports the rejections).
+func sliceEnds(jobs []swf.Job, n int) []int64 {
+	first, last, ok := saneSpan(jobs)
+	if !ok {
+		return nil
 	}
-	span := uint64(last) - uint64(first)
-	off := span/uint64(n)*uint64(k) + span%uint64(n)*uint64(k)/uint64(n)
-	return int64(uint64(first) + off)
+	ends := make([]int64, n)
+	for k := range ends {
+		// (last-first)*n stays far below 2^63: both are at most 2^40
+		ends[k] = first + (last-first)*int64(k+1)/int64(n)
+	}
+	return ends
+}
+
+// saneSpan is the first and last submit time in [0, sanitize.MaxTime] of
+// jobs, false when there is none.
+func saneSpan(jobs []swf.Job) (first, last int64, ok bool) {
+	first, last = math.MaxInt64, -1
+	for i := range jobs {
+		if t := jobs[i].Submit; t >= 0 && t <= sanitize.MaxTime {
+			first, last = min(first, t), max(last, t)
+		}
+	}
+	return first, last, last >= 0
 }

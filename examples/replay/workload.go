@@ -23,6 +23,9 @@ type workload struct {
 	outOfOrder int
 	zeros      int64       // zero bytes after the trace's last gzip member, ignored
 	skipped    cli.Skipped // the trace's malformed lines skipped (-lenient)
+	// otherStatus is the trace's job lines of a status outside the SWF
+	// standard (kept and simulated), said as simulate and swfstat say it.
+	otherStatus cli.OtherStatus
 	// partitions are the trace's jobs by partition when they name more
 	// than one, simulated as one pool (cli.Partitions), nil otherwise.
 	partitions *cli.Partitions
@@ -102,16 +105,10 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 	// span 106751991167294 days; one of unknown submit time (-1, sorted
 	// first) is rejected too and made it start at 0 (CEA-Curie's first
 	// jobs, submitted on day 366, "over 367 days").
-	first, last := int64(-1), int64(-1)
-	for _, j := range jobs {
-		if j.Submit >= 0 && j.Submit <= sanitize.MaxTime {
-			if first < 0 {
-				first = j.Submit
-			}
-			last = j.Submit
-		}
+	days := 0.0
+	if first, last, ok := saneSpan(jobs); ok {
+		days = float64(last-first) / 86400
 	}
-	days := float64(last-first) / 86400
 	parts := cli.PartitionsOf(h, jobs)
 	if parts != nil {
 		parts.Pool = machine
@@ -122,9 +119,10 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 		machine: machine,
 		jobs:    jobs,
 		// (the count only: every simulator takes jobs in submit order)
-		outOfOrder: late,
-		zeros:      zeros,
-		skipped:    cli.SkippedOf(st),
-		partitions: parts,
+		outOfOrder:  late,
+		zeros:       zeros,
+		skipped:     cli.SkippedOf(st),
+		otherStatus: cli.OtherStatusOf(st),
+		partitions:  parts,
 	}, nil
 }

@@ -532,7 +532,7 @@ func TestOddLog(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{"jobs read         3", "simulated         2", "no submit time  1",
-		"MaxRuntime", "1×-2, 1×-4", "1 job lines with an unknown submit time"} {
+		"MaxRuntime", "-4: 1, -2: 1", "1 job lines with an unknown submit time"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

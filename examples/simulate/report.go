@@ -90,16 +90,8 @@ func warnings(info *runInfo) []warning {
 	if st.UnknownSubmit > 0 {
 		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)
 	}
-	if st.OtherStatus > 0 {
-		vals := make([]string, 0, len(st.OtherStatusCounts))
-		counts := make(map[string]int, len(st.OtherStatusCounts))
-		for v, n := range st.OtherStatusCounts {
-			vals = append(vals, fmt.Sprintf("%d×%d", n, v))
-			counts[fmt.Sprint(v)] = n
-		}
-		slices.Sort(vals)
-		add("other_status", map[string]any{"lines": st.OtherStatus, "by_status": counts},
-			"%d job lines with a status outside the SWF standard (kept and simulated): %s", st.OtherStatus, strings.Join(vals, ", "))
+	if o := cli.OtherStatusOf(st); o.Lines > 0 {
+		add("other_status", map[string]any{"lines": o.Lines, "by_status": o.Keys()}, "%s", o.Note())
 	}
 	sum := &info.res.Summary
 	if simulated(info.res) == 0 {

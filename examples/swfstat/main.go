@@ -285,7 +285,7 @@ func (s *summary) print(out io.Writer, name string) {
 		fmt.Fprintf(w, "run time or size past 2^40\t%d (out of the offered load; every simulator rejects them)\n", s.farWork)
 	}
 	if s.stats.OtherStatus > 0 {
-		fmt.Fprintf(w, "status outside -1..5\t%d (%s)\n", s.stats.OtherStatus, statusCounts(s.stats.OtherStatusCounts))
+		fmt.Fprintf(w, "status outside -1..5\t%d (%s)\n", s.stats.OtherStatus, cli.OtherStatusOf(s.stats).Counts())
 	}
 	if n := len(s.stats.Warnings); n > 0 {
 		fmt.Fprintf(w, "header warnings\t%d\n", n)
@@ -413,11 +413,8 @@ func (s *summary) json(name string) summaryJSON {
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, Rounded: s.stats.Rounded, OtherStatus: s.stats.OtherStatus,
 		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork, PartialExecs: s.partial,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
-	for v, n := range s.stats.OtherStatusCounts {
-		if o.OtherStatusBy == nil {
-			o.OtherStatusBy = map[string]int{}
-		}
-		o.OtherStatusBy[strconv.FormatInt(int64(v), 10)] = n
+	if len(s.stats.OtherStatusCounts) > 0 {
+		o.OtherStatusBy = cli.OtherStatusOf(s.stats).Keys()
 	}
 	if s.machineErr == nil {
 		o.MachineSize = s.machine
@@ -438,24 +435,6 @@ func (s *summary) json(name string) summaryJSON {
 		o.SkippedLineError = append(o.SkippedLineError, e.Error())
 	}
 	return o
-}
-
-// statusCounts lists status values and their job counts in value order,
-// e.g. "-4: 1, -2: 2".
-func statusCounts(m map[swf.Status]int) string {
-	keys := make([]swf.Status, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d: %d", k, m[k])
-	}
-	return b.String()
 }
 
 // partitions is the jobs by partition when they name more than one, the

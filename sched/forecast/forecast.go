@@ -165,7 +165,9 @@ const maxMachine = 1 << 40
 // Forecast returns the predicted start of each waiting job of s (in
 // s.Waiting's order): an instant ≥ s.Now, or −1 for a job the simulation
 // cannot place (larger than the machine, or of no size: sched rejects
-// it, and the others are simulated without it). A snapshot it cannot simulate
+// it, and the others are simulated without it). The machine is
+// s.MachineSize even when the running jobs hold more: the pool grows to
+// fit them, not a waiting job larger than s.MachineSize. A snapshot it cannot simulate
 // (see Snapshot: no machine or one above 2^40 processors, Now outside
 // 0..2^40 s, a running job without a start in 0..Now or a size, or one no
 // node holds; a nil s) is an error naming the cause, never a −1. Cancelled,
@@ -314,6 +316,16 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	cfg.MachineSize = max(s.MachineSize, busy)
 	if f.cores > 0 {
 		cfg.MachineSize = f.cores
+	} else if cfg.MachineSize > s.MachineSize {
+		// The pool grew for what runs, not for what waits: a waiting job
+		// larger than the snapshot's machine still cannot run (−1, as
+		// Forecast says; examples/forecast answers it with the naive
+		// median). In the grown pool it was placed once what ran ended.
+		for i := len(s.Running); i < len(f.jobs); i++ {
+			if j := &f.jobs[i]; j.AllocProcs > s.MachineSize {
+				j.AllocProcs, j.ReqProcs = cfg.MachineSize+1, cfg.MachineSize+1
+			}
+		}
 	}
 	f.lastMachine = cfg.MachineSize
 	f.starts = f.starts[:0]

@@ -87,7 +87,9 @@ import (
 // limit", "unknown state", "no node count" (one node assumed), "several
 // attempts", "attempt without start_time", "attempts with different
 // GPUs", "GPUs unknown (no attempt)" (a Philly job without attempts: no
-// processors, no demand), "fewer fields than the header", "more fields
+// processors, no demand), "record of several lines (a newline in a
+// value)" (Helios, Acme: a quoted value spanning lines, joined as the
+// job tables' below), "fewer fields than the header", "more fields
 // than the header", "fractional value rounded" and the demand rules
 // (Result's doc).
 //
@@ -234,9 +236,13 @@ func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
 		err = g.pai(in)
 	default:
 		var buf []string
+		row := func(s string, line int, joined bool) (err error) { buf, err = g.row(s, line, buf, joined); return err }
 		err = readTable(newLineReader(in), b, b.saw, false,
 			func(s string, line int) (err error) { return g.header(s, line) },
-			func(s string, line int) (err error) { buf, err = g.row(s, line, buf); return err })
+			func(s string, line int) error { return g.feed(b, g.t, s, line, row) })
+		if err == nil {
+			err = g.flush(b, g.t, true, row)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -326,6 +332,10 @@ type gpuReader struct {
 	demands             []*swf.Demand           // one of each value (share)
 	demandIdx           map[[5]int64]int32      // value → index in demands + 1
 	demandOf            map[[6]int64]madeDemand // request → its demand
+	// A Helios or Acme record whose quoted value holds a newline, joined
+	// as the generic job table's (jobtable_join.go): it was split, its
+	// first line a malformed record and the rest rows of their own.
+	joiner
 }
 
 // rec returns the i-th job read.
@@ -391,8 +401,8 @@ func hasFold(s, sub string) bool {
 	return false
 }
 
-// row reads one job of a Helios or Acme table.
-func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
+// row reads one job of a Helios or Acme table; joined: of several lines.
+func (g *gpuReader) row(line string, num int, buf []string, joined bool) ([]string, error) {
 	if ok, err := g.otherHeader(line, num); ok || err != nil {
 		return buf, err
 	}
@@ -405,6 +415,9 @@ func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
 	j.reset()
 	if width != "" {
 		j.note(width)
+	}
+	if joined {
+		j.note(noteJoined)
 	}
 	// The request: a row whose request cannot be read is no job.
 	for _, a := range []struct {

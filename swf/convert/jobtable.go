@@ -230,9 +230,7 @@ type tableReader struct {
 	bareMem        int      // memory values without a unit, read as MiB
 	memRoles       []string // reqmem and usedmem, those the header has
 	// A record whose quoted value holds a newline (jobtable_join.go).
-	held                 []string
-	heldNums             []int
-	heldSize, heldQuotes int
+	joiner
 }
 
 // readJobTable converts a job table of schema s (GPUTrace's work for the
@@ -380,9 +378,12 @@ func headerLike(f []string) bool {
 
 // isValue reports whether a field is a number, a time or a duration: a
 // digit, a sign or a point first, then only digits and the marks of
-// numbers, dates and clocks ("1.5e9", "2023-01-02T00:10:00Z", "1-02:00:00").
+// numbers, dates and clocks ("1.5e9", "2023-01-02T00:10:00Z", "1-02:00:00",
+// "2023-01-02 00:10:00 UTC").
 func isValue(v string) bool {
-	v = strings.TrimSpace(v)
+	// A timestamp may end in " UTC", as the job tables' times are read
+	// (tableTime): a row of such times and names was taken for a header.
+	v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "UTC"))
 	if v == "" || strings.IndexByte("0123456789+-.", v[0]) < 0 {
 		return false
 	}

@@ -23,50 +23,62 @@ import (
 // maxJoinLines bounds the lines of one record.
 const maxJoinLines = 64
 
-// feed reads one line of the table: held while a quote is open.
-func (tr *tableReader) feed(line string, num int) error {
-	if len(tr.held) > 0 {
-		tr.b.rep.Records-- // (a line of the held record)
-		tr.held, tr.heldNums = append(tr.held, line), append(tr.heldNums, num)
-		tr.heldSize += 1 + len(line)
-		if tr.heldQuotes += strings.Count(line, `"`); tr.heldQuotes%2 == 0 {
-			joined, first := strings.Join(tr.held, "\n"), tr.heldNums[0]
-			if _, _, err := splitSep(joined, tr.t.sep, nil); err != nil {
-				return tr.flushHeld(false) // (the quote closed where no field ends: no record)
-			}
-			tr.held, tr.heldNums = tr.held[:0], tr.heldNums[:0]
-			return tr.row(joined, first, true)
-		}
-		if len(tr.held) < maxJoinLines && tr.heldSize <= maxLine {
-			return nil
-		}
-		return tr.flushHeld(false)
-	}
-	if q := strings.Count(line, `"`); q%2 == 1 && tr.t != nil {
-		if _, _, err := splitSep(line, tr.t.sep, nil); err == errQuote {
-			tr.held, tr.heldNums = append(tr.held, line), append(tr.heldNums, num)
-			tr.heldSize, tr.heldQuotes = len(line), q
-			return nil
-		}
-	}
-	return tr.row(line, num, false)
+// joiner holds the lines of a record whose quote is open: the generic
+// job table's reader and the Helios/Acme reader share it.
+type joiner struct {
+	held                 []string
+	heldNums             []int
+	heldSize, heldQuotes int
 }
 
-// flushHeld files held lines whose quote never closed: the first one
+// rowFunc reads one record: joined says it spans several lines.
+type rowFunc func(line string, num int, joined bool) error
+
+// feed reads one line of table t (nil before its header): held while a
+// quote is open, else given to row.
+func (jn *joiner) feed(b *builder, t *table, line string, num int, row rowFunc) error {
+	if len(jn.held) > 0 {
+		b.rep.Records-- // (a line of the held record)
+		jn.held, jn.heldNums = append(jn.held, line), append(jn.heldNums, num)
+		jn.heldSize += 1 + len(line)
+		if jn.heldQuotes += strings.Count(line, `"`); jn.heldQuotes%2 == 0 {
+			joined, first := strings.Join(jn.held, "\n"), jn.heldNums[0]
+			if _, _, err := splitSep(joined, t.sep, nil); err != nil {
+				return jn.flush(b, t, false, row) // (the quote closed where no field ends: no record)
+			}
+			jn.held, jn.heldNums = jn.held[:0], jn.heldNums[:0]
+			return row(joined, first, true)
+		}
+		if len(jn.held) < maxJoinLines && jn.heldSize <= maxLine {
+			return nil
+		}
+		return jn.flush(b, t, false, row)
+	}
+	if q := strings.Count(line, `"`); q%2 == 1 && t != nil {
+		if _, _, err := splitSep(line, t.sep, nil); err == errQuote {
+			jn.held, jn.heldNums = append(jn.held, line), append(jn.heldNums, num)
+			jn.heldSize, jn.heldQuotes = len(line), q
+			return nil
+		}
+	}
+	return row(line, num, false)
+}
+
+// flush files held lines whose quote never closed: the first one
 // malformed, the others read again as lines of their own. The last of
 // them may open a quote again: its record goes on with the next lines,
 // or, at the input's end (eof), is filed so too.
-func (tr *tableReader) flushHeld(eof bool) error {
-	for len(tr.held) > 0 {
-		held, nums := tr.held, tr.heldNums
-		tr.held, tr.heldNums = nil, nil
+func (jn *joiner) flush(b *builder, t *table, eof bool, row rowFunc) error {
+	for len(jn.held) > 0 {
+		held, nums := jn.held, jn.heldNums
+		jn.held, jn.heldNums = nil, nil
 		err := fmt.Errorf("%w (it closes no record within %d lines)", errQuote, len(held))
-		if err := tr.b.malformed(nums[0], "", held[0], err); err != nil {
+		if err := b.malformed(nums[0], "", held[0], err); err != nil {
 			return err
 		}
 		for k, line := range held[1:] {
-			tr.b.rep.Records++
-			if err := tr.feed(line, nums[k+1]); err != nil {
+			b.rep.Records++
+			if err := jn.feed(b, t, line, nums[k+1], row); err != nil {
 				return err
 			}
 		}
@@ -75,4 +87,14 @@ func (tr *tableReader) flushHeld(eof bool) error {
 		}
 	}
 	return nil
+}
+
+// feed reads one line of the table (joiner.feed).
+func (tr *tableReader) feed(line string, num int) error {
+	return tr.joiner.feed(tr.b, tr.t, line, num, tr.row)
+}
+
+// flushHeld files the held lines at the input's end (joiner.flush).
+func (tr *tableReader) flushHeld(eof bool) error {
+	return tr.joiner.flush(tr.b, tr.t, eof, tr.row)
 }
