@@ -14,8 +14,8 @@ import (
 func TestRecordingPollNumbers(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ poll, want string }{
-		{"-1", "line 1: poll: -1 is not a poll number (a recording numbers its polls from 1)"},
-		{"-2", "line 1: poll: -2 is not a poll number (a recording numbers its polls from 1)"},
+		{"-1", "line 1: poll: -1 is not a poll number (a recording numbers its polls from 0)"},
+		{"-2", "line 1: poll: -2 is not a poll number (a recording numbers its polls from 0)"},
 	} {
 		p := filepath.Join(dir, "rec.jsonl")
 		line := `{"poll":` + c.poll + `,"time":1795503255,"cmd":["squeue","--json"],"out":""}` + "\n"
