@@ -20,6 +20,11 @@ func TestCROnlyWithFinalNewline(t *testing.T) {
 		{"sacct-parsable2.txt", func(in string) (*Result, error) { return Sacct(strings.NewReader(in), Options{}) }},
 		{"jobcomp.txt", func(in string) (*Result, error) { return Jobcomp(strings.NewReader(in), Options{}) }},
 		{"gpu-helios.csv", func(in string) (*Result, error) { return GPUTrace(strings.NewReader(in), Options{}) }},
+		{"pbs-torque.log", func(in string) (*Result, error) { return PBS(strings.NewReader(in), Options{}) }},
+		{"snapshot/scontrol-show-job-o.txt", func(in string) (*Result, error) {
+			_, err := QueueSnapshot(strings.NewReader(in), Options{})
+			return nil, err
+		}},
 	} {
 		b, err := os.ReadFile("testdata/" + c.file)
 		if err != nil {
