@@ -146,6 +146,10 @@ func readRecording(path string) (*recording, error) {
 		switch {
 		case len(l.Cmd) == 0:
 			return nil, fmt.Errorf("%s: line %d: cmd: empty", path, n)
+		case l.Poll < 0:
+			// The recorder numbers polls from 0: poll -1, equal to
+			// last's start, filed a line into no poll (a panic).
+			return nil, fmt.Errorf("%s: line %d: poll: %d is not a poll number (a recording numbers its polls from 0)", path, n, l.Poll)
 		case l.Poll < last:
 			return nil, fmt.Errorf("%s: line %d: poll: %d after poll %d", path, n, l.Poll, last)
 		case l.Poll > last: // a poll that failed before its commands has no lines

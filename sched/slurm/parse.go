@@ -765,6 +765,11 @@ func confText(what, line string, num int) error {
 		return fmt.Errorf("%s line 1: UTF-16 text (byte-order mark FF FE or FE FF): %s", what, iconv)
 	case strings.IndexByte(line, 0) >= 0 && utf16text.Line(line):
 		return fmt.Errorf("%s line %d: a NUL byte, not text (UTF-16 without a byte-order mark? %s)", what, num, iconv)
+	case strings.IndexByte(line, '\r') >= 0 && strings.TrimSpace(line[strings.IndexByte(line, '\r')+1:]) != "":
+		// Lines ended by CR alone: the whole file one line, a comment
+		// (slurm.conf ran as Slurm's defaults) or a header of many
+		// columns and no row (an empty fair-share tree).
+		return fmt.Errorf("%s line %d: lines ended by CR alone (classic Mac OS), read as one line; make them LF first: tr '\\r' '\\n'", what, num)
 	case strings.IndexByte(line, 0) >= 0:
 		// A stray NUL, or a block of them (a crash's zero-filled tail):
 		// iconv from UTF-16 would garble such a file.

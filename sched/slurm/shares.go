@@ -105,10 +105,12 @@ type sharesReader struct {
 	stack   []string       // sshare: the account at each depth
 	cluster string
 	qos     map[string]int64
+	rows    int // lines after the header
+	header  int // the header's line
 }
 
 func newSharesReader(header string, num int) (*sharesReader, error) {
-	rd := &sharesReader{keys: map[string]int{}, trailing: strings.HasSuffix(header, "|")}
+	rd := &sharesReader{keys: map[string]int{}, trailing: strings.HasSuffix(header, "|"), header: num}
 	cols := strings.Split(strings.TrimSuffix(header, "|"), "|")
 	rd.n = len(cols)
 	idx := map[string]int{}
@@ -148,6 +150,7 @@ func (rd *sharesReader) row(line string, num int) error {
 	if rd.trailing {
 		line = strings.TrimSuffix(line, "|")
 	}
+	rd.rows++
 	f := strings.Split(line, "|")
 	if len(f) != rd.n {
 		return fmt.Errorf("%s line %d: %d fields, the header has %d", rd.kind, num, len(f), rd.n)
@@ -210,6 +213,11 @@ func (rd *sharesReader) row(line string, num int) error {
 		if a.Parent == "" && acct == "root" {
 			return nil // the root account is implicit
 		}
+		if acct == "root" {
+			// sacctmgr output edited by hand: an account "root" was
+			// filed under its parent and root's users moved there.
+			return fmt.Errorf("%s line %d: the root account has parent %q: root is the tree's top", rd.kind, num, confClip(a.Parent))
+		}
 		if a.Parent == "root" {
 			a.Parent = ""
 		}
@@ -243,6 +251,15 @@ func shareValue(v string) (int64, error) {
 // finish checks that every account named as a parent or a user's account
 // has its own line, and stores the result.
 func (rd *sharesReader) finish(c *Config) error {
+	if rd.rows == 0 {
+		// A header alone: the tree (or the QOS) was replaced by none,
+		// the simulation run without fair share and no word said.
+		what := "association"
+		if rd.kind == "qos" {
+			what = "QOS"
+		}
+		return fmt.Errorf("shares: no %s after the header line (line %d): give the %s output with its lines", what, rd.header, rd.kind)
+	}
 	if rd.kind == "qos" {
 		c.QOS = rd.qos
 		return nil

@@ -182,10 +182,12 @@ func sniff(head []byte) (format string, line int, sample string) {
 				// every record malformed, "a damaged one?".
 				return "binary", line, sample
 			}
-			if rest == nil && t[0] != '{' && t[0] != '[' && bytes.IndexByte(t, '\r') >= 0 {
+			if len(rest) == 0 && t[0] != '{' && t[0] != '[' && bytes.IndexByte(t, '\r') >= 0 {
 				// Lines ended by CR alone, in the last line of the head:
 				// the whole file read as one line, a sacct header and no
-				// record, "0 jobs" and no reason.
+				// record, "0 jobs" and no reason. (len, not nil: a final
+				// newline, which examples/convert's copier adds, left it
+				// unnamed.)
 				return "cr", line, sample
 			}
 			return sniffFrom(string(t), l, head), line, sample

@@ -122,7 +122,15 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 		b.damage = func() error { return inflate.DrainForDamage(inflated) }
 	}
 	br := bufio.NewReaderSize(&padNote{r: in, b: b}, sniffBytes)
-	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
+	head, perr := br.Peek(sniffBytes) // a later read error shows again at the first read
+	if len(head) == 0 && perr != nil && perr != io.EOF {
+		// A failed first read: the JSON and GPU readers, which
+		// read on only after sniff's verdict, said "the input is empty"
+		// of a broken pipe (examples/convert's copier refusing a
+		// second file in UTF-16) and lost the error.
+		done()
+		return nil, nil, nil, perr
+	}
 	b.saw, b.firstLine, b.sample = sniff(head)
 	if b.firstLine == 0 && len(head) == sniffBytes {
 		// Not empty: blank as far as sniff reads (a FormatError said

@@ -120,6 +120,21 @@ func splitUnit(col string) (string, string, error) {
 	return col, "", nil
 }
 
+// unitHint says, of a mapped column not in the header whose name is a
+// header column and an unknown suffix ("wall:fortnight"), that the suffix
+// is the fault: the message blamed the column alone.
+func unitHint(t *table, role, col string) string {
+	i := strings.LastIndexByte(col, ':')
+	if i <= 0 || !t.has(col[:i]) {
+		return ""
+	}
+	units := slices.Sorted(maps.Keys(roleSuffixes[role]))
+	if len(units) == 0 {
+		return fmt.Sprintf(" (it has %s; %s takes no :SUFFIX)", clip(col[:i]), role)
+	}
+	return fmt.Sprintf(" (it has %s; %q is not a suffix of %s: %s)", clip(col[:i]), col[i+1:], role, strings.Join(units, ", "))
+}
+
 func knownSuffix(suf string) bool {
 	for _, m := range roleSuffixes {
 		if _, ok := m[suf]; ok {
@@ -285,7 +300,7 @@ func (tr *tableReader) header(line string, num int) error {
 			tr.col[role] = t.col[cands[i]]
 		case tr.s.mapped:
 			return &ParseError{Format: tr.s.format, Line: num, Field: "header", Value: clip(line),
-				Err: fmt.Errorf("ColumnMap %s=%s: the header has no such column", role, clip(cands[0]))}
+				Err: fmt.Errorf("ColumnMap %s=%s: the header has no such column%s", role, clip(cands[0]), unitHint(t, role, cands[0]))}
 		case role == "submit":
 			return &ParseError{Format: tr.s.format, Line: num, Field: "header", Value: clip(line),
 				Err: fmt.Errorf("no submit column (%s)", cands[0])}

@@ -125,6 +125,11 @@ func (o *Options) Validate() error {
 	if o.MaxProcs < 0 {
 		errs = append(errs, fmt.Errorf("convert: MaxProcs %d is negative", o.MaxProcs))
 	}
+	if o.MaxProcs > 1<<40 {
+		// The bound of sched's MachineSize: a header past it made a
+		// trace that simulate, replay, forecast and estimates refuse.
+		errs = append(errs, fmt.Errorf("convert: MaxProcs %d above 2^40 processors, a machine no simulator takes", o.MaxProcs))
+	}
 	for p, s := range o.PartitionLimits {
 		if s <= 0 {
 			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds", clip(p), s))
