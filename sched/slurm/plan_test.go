@@ -123,7 +123,9 @@ func TestPlanCycleAsProfile(t *testing.T) {
 // nodes of 4 CPUs): at every start and reservation a cycle makes, the
 // plan does not fall after mono, and queries from the cycle's plan as it
 // stands find what they find with the shortcut turned off (mono past the
-// last point: every query walks its span).
+// last point: every query walks its span). Without bf_max_job_user
+// p.perUsr is empty at each, and after the run (backfill clears it only
+// under one).
 func TestPlanMonoInRuns(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		site := Config{WeightAge: 1000, WeightJobSize: 100,
@@ -163,6 +165,11 @@ func TestPlanMonoInRuns(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(rt, "seed"), 1))
 		check := func(now int64) {
+			// A cycle clears p.perUsr only under bf_max_job_user: without
+			// one it must be empty here, every other user having cleared it.
+			if site.BackfillMaxJobUser == 0 && len(p.perUsr) != 0 {
+				rt.Fatalf("at %d: perUsr holds %v without bf_max_job_user", now, p.perUsr)
+			}
 			pl := &p.plan
 			for i := pl.mono + 1; i < len(pl.fr); i++ {
 				if pl.fr[i] < pl.fr[i-1] {
@@ -189,6 +196,9 @@ func TestPlanMonoInRuns(t *testing.T) {
 		}
 		if _, err := p.Run(context.Background(), jobs, obs); err != nil {
 			rt.Fatal(err)
+		}
+		if len(p.perUsr) != 0 {
+			rt.Fatalf("perUsr holds %v after the run", p.perUsr)
 		}
 	})
 }

@@ -546,8 +546,13 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			prof.release(t, r.planCPUs())
 		}
 	}
-	clear(p.perUsr)
+	// p.perUsr is empty between calls (every user of it clears it after
+	// use) and only bfSkips fills it, under bf_max_job_user: a cycle
+	// without one clears nothing (two map clears a cycle otherwise).
 	maxUser := p.cfg.BackfillMaxJobUser
+	if maxUser > 0 {
+		clear(p.perUsr)
+	}
 	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
@@ -617,7 +622,9 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			}
 		}
 	}
-	clear(p.perUsr)
+	if maxUser > 0 {
+		clear(p.perUsr)
+	}
 }
 
 // leastCPUs brings p.least up to date with the queue and returns the
