@@ -125,7 +125,13 @@ func (t *jobSet) ReplaceOrInsert(j *Job) {
 	// Within capacity (chunks have room for maxChunk+1): one copy, where
 	// slices.Insert checks for overlap and copies twice.
 	c = c[:len(c)+1]
-	copy(c[i+1:], c[i:])
+	if len(c)-i <= shortShift {
+		for k := len(c) - 1; k > i; k-- {
+			c[k] = c[k-1]
+		}
+	} else {
+		copy(c[i+1:], c[i:])
+	}
 	c[i] = j
 	t.n++
 	if len(c) > maxChunk {
@@ -209,10 +215,21 @@ func (t *jobSet) later(j *Job) {
 	c[lo-1], j.key = j, k
 }
 
+// shortShift is the longest shift of a chunk's tail done by a loop: a
+// copy of pointers goes through typedslicecopy and memmove, about 50
+// instructions however short.
+const shortShift = 8
+
 // deleteAt removes the job at position i of chunk ci.
 func (t *jobSet) deleteAt(ci, i int) {
 	c := t.chunks[ci] // (slices.Delete's bounds checks and clear call cost more)
-	copy(c[i:], c[i+1:])
+	if len(c)-i <= shortShift {
+		for k := i + 1; k < len(c); k++ {
+			c[k-1] = c[k]
+		}
+	} else {
+		copy(c[i:], c[i+1:])
+	}
 	c[len(c)-1] = nil
 	c = c[:len(c)-1]
 	t.chunks[ci] = c

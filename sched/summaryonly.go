@@ -167,23 +167,37 @@ func (f *foldSummary) flush() {
 		span := e.end - e.start
 		sv(span)
 		sv(e.wait)
-		sv(e.run - span)
 		sv(e.size)
 		binary.LittleEndian.PutUint64(b[n:], math.Float64bits(e.acc))
 		n += 8
-		var res uint64 // 0: no reservation
-		if e.firstRes >= 0 {
-			res = 1 + uint64(e.start-e.firstRes)<<1
-			if e.start < e.firstRes {
-				res = 2 + uint64(e.firstRes-e.start)<<1
-			}
-		}
-		uv(res)
-		bf := uint64(0)
+		// The corrections, whether the job had a reservation, whether
+		// its run time differs from its span and whether it was
+		// backfilled in one value; the reservation's offset and the
+		// run time's difference after it only if there are any (most
+		// jobs have neither: two values fewer to write and read,
+		// KTH-SP2's EASY run 0.45 M and 0.07 M instructions fewer,
+		// SDSC-BLUE's 2.3 M and 1.1 M).
+		flags := uint64(e.corrections) << 3
 		if e.backfilled {
-			bf = 1
+			flags |= 1
 		}
-		uv(uint64(e.corrections)<<1 | bf)
+		if e.firstRes >= 0 {
+			flags |= 2
+		}
+		if e.run != span {
+			flags |= 4
+		}
+		uv(flags)
+		if e.firstRes >= 0 {
+			res := uint64(e.start-e.firstRes) << 1 // (0 and up: started at or after it)
+			if e.start < e.firstRes {
+				res = 1 + uint64(e.firstRes-e.start-1)<<1
+			}
+			uv(res)
+		}
+		if e.run != span {
+			sv(e.run - span)
+		}
 		*blk, f.lastEnd = b[:n], e.end
 		f.corr = f.corr || e.corrections != 0
 		f.jobs++
@@ -259,20 +273,23 @@ func (r *logReader) read(es []endedJob) {
 		span := sv()
 		e.start = end - span
 		e.wait = sv()
-		e.run = sv() + span
 		e.size = sv()
 		e.acc = math.Float64frombits(binary.LittleEndian.Uint64(b[i:]))
 		i += 8
-		e.firstRes = -1
-		switch res := uv(); {
-		case res == 0:
-		case res&1 == 1:
-			e.firstRes = e.start - int64(res>>1)
-		default:
-			e.firstRes = e.start + int64((res-2)>>1)
-		}
 		c := uv()
-		e.corrections, e.backfilled = int(c>>1), c&1 == 1
+		e.corrections, e.backfilled = int(c>>3), c&1 == 1
+		e.firstRes = -1
+		if c&2 != 0 {
+			if res := uv(); res&1 == 0 {
+				e.firstRes = e.start - int64(res>>1)
+			} else {
+				e.firstRes = e.start + 1 + int64(res>>1)
+			}
+		}
+		e.run = span
+		if c&4 != 0 {
+			e.run += sv()
+		}
 	}
 	r.b, r.end = b[i:], end
 }
