@@ -483,7 +483,7 @@ func (s *Sim) load(ctx context.Context, jobs []swf.Job) error {
 	}
 	// The arrivals still to come, moved to the front of s.arr when the new
 	// ones fit behind them there: loaded piece by piece (examples/simulate
-	// streams 1,024 lines at a time), a Grow of the tail alone made a new
+	// streams 256 lines at a time), a Grow of the tail alone made a new
 	// array at nearly every piece, and no collection ran to take the old
 	// ones back (KTH-SP2: 497 KB of arrivals' arrays for 28,475 jobs). A
 	// new array doubles, so that the arrivals are copied about once.

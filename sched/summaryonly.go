@@ -12,7 +12,7 @@ import (
 // in termination order and a window (the first 1% to end, the last
 // arrival) known only at the end, and their float sums must be made in
 // that order to round as summarize's do: so each completed job is kept,
-// varint-encoded, in a log of about 20 bytes a job, and summarized from
+// varint-encoded, in a log of about 15 bytes a job (TestSummaryLogBytes), and summarized from
 // it at the end exactly as summarize does from the records.
 type foldSummary struct {
 	// The record-order counts of summarize's first loop: they do not
