@@ -313,10 +313,6 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	return s.ReplayEvents(ctx, evs, name, speed, logf)
 }
 
-// replayClaimed, when set (by tests only), is called by ReplayEvents
-// once it has claimed its system, before its first batch.
-var replayClaimed func()
-
 // ReplayEvents is Replay over events already made by TraceEvents (every
 // one of system name). On a restart it resumes after the system's last
 // stored event, which must be one of evs (else the store holds another
@@ -345,20 +341,9 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	if err != nil {
 		return err
 	}
-	defer func() {
-		// A replay stopped before its log's end (its context done, an
-		// event refused) feeds the system no more: it is a system fed
-		// live, as after a restart without the replay. Its clock ran on
-		// at the speed, and the system refused live events and repairs
-		// ("stop it first") for as long as the service ran.
-		sys.mu.Lock()
-		if sys.sim == clk && clk.state() == "running" {
-			sys.sim = nil
-		}
-		sys.mu.Unlock()
-	}()
-	if replayClaimed != nil {
-		replayClaimed()
+	defer s.replayStopped(name, sys, clk)
+	if s.hooks.replayClaimed != nil {
+		s.hooks.replayClaimed()
 	}
 	t0 := clk.t0
 	if done == 0 {
@@ -430,6 +415,9 @@ func (s *Service) claimReplay(evs []Event, name string, speed float64) (sys *sys
 		}
 		done = i + 1
 	}
+	if s.hooks.claimRead != nil {
+		s.hooks.claimRead()
+	}
 	sys, err = s.systemFor(name, false)
 	if err != nil {
 		return nil, nil, 0, err
@@ -443,6 +431,36 @@ func (s *Service) claimReplay(evs []Event, name string, speed float64) (sys *sys
 	sys.sim = clk
 	sys.mu.Unlock()
 	return sys, clk, done, nil
+}
+
+// replayStopped ends the claim of a replay that returns (clk its clock,
+// on system name). A replay stopped before its log's end (its context
+// done, an event refused) feeds the system no more: it is a system fed
+// live, as after a restart without the replay. Its clock ran on at the
+// speed, and the system refused live events and repairs ("stop it
+// first") for as long as the service ran. A stopped replay that stored
+// none of its events leaves no system: the claim made it, and it stayed
+// listed with no queue and no job, counted in MaxSystems, until a drop
+// (TestReplayStoppedLeavesNoSystem). No other system has no event: one
+// is made by its first event, and Drop and Rewind remove one left with
+// none. Under ingestMu, so that no live event lands between the end of
+// the claim and the removal.
+func (s *Service) replayStopped(name string, sys *system, clk *simClock) {
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	sys.mu.Lock()
+	stopped := sys.sim == clk && clk.state() == "running"
+	if stopped {
+		sys.sim = nil
+	}
+	empty := sys.nextSnap < 0 // (Last: no event applied)
+	sys.mu.Unlock()
+	s.mu.RLock()
+	listed := s.systems[name] == sys
+	s.mu.RUnlock()
+	if stopped && empty && listed {
+		s.remove(name, sys)
+	}
 }
 
 // reasons writes TraceEvents' unusable jobs by reason, the most frequent

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -131,8 +132,11 @@ func TestLiveCheckRace(t *testing.T) {
 			started <- struct{}{}
 		}
 	}
-	ingestChecked = func() {
-		ingestChecked = nil // once
+	var once atomic.Bool // (not a sync.Once: the replay's batches would wait for it)
+	s.hooks.ingestChecked = func() {
+		if !once.CompareAndSwap(false, true) {
+			return
+		}
 		go func() { replayed <- s.Replay(t.Context(), trace, "racy", 1e12, logf) }()
 		// Under ingestMu (as the check is) the replay waits for it, and
 		// there is nothing to wait for; otherwise let the replay claim
@@ -146,7 +150,6 @@ func TestLiveCheckRace(t *testing.T) {
 			}
 		}
 	}
-	defer func() { ingestChecked = nil }()
 	code, body := postLive(s, `{"kind":"queue","system":"racy","queue":"live","cores":8,"wallTime":60,"time":1000150000}`)
 	if code != 200 {
 		t.Errorf("a live event checked before the replay: %d %s, want taken", code, body)
@@ -177,8 +180,7 @@ func TestReplayClaimClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	var at int64
-	replayClaimed = func() { at = systemStatus(t, s, "s1").Now }
-	defer func() { replayClaimed = nil }()
+	s.hooks.replayClaimed = func() { at = systemStatus(t, s, "s1").Now }
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := s.ReplayEvents(ctx, evs, "s1", 1, func(string, ...any) {}); !errors.Is(err, context.DeadlineExceeded) {
