@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/internal/swfname"
+	"github.com/batchq/batchq/internal/sysname"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -319,7 +320,8 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 // history under that name, and the replay is refused rather than mixed),
 // or one of evs as TraceEvents named it before a job's missing user,
 // group or executable was none (legacyNames). A system another replay is
-// feeding is refused, as its live events are: an *Error, 409.
+// feeding is refused, as its live events are: an *Error, 409. A replay
+// stopped before it stored an event leaves no system (replayStopped).
 func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, speed float64, logf func(string, ...any)) error {
 	if !s.ready.Load() {
 		return errNotReady
@@ -328,6 +330,11 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		// (Replay says why a trace gave none; a caller of ReplayEvents
 		// gets an error, not an index out of range.)
 		return fmt.Errorf("replay %s: no events", name)
+	}
+	if !validName(name) {
+		// (Its events would be refused at its first batch, once it had
+		// claimed and listed a system of that name.)
+		return fmt.Errorf("replay: system: %q is not a name (%s)", clip(name), sysname.Rule)
 	}
 	for i := range evs {
 		// Its claim is on name: events of another system would be fed

@@ -191,3 +191,60 @@ func TestReplayClaimClock(t *testing.T) {
 			at, stamp(at), want, stamp(want), evs[0].Time)
 	}
 }
+
+// A batch stored before a replay claimed its system, retried (its first
+// acknowledgement lost) while the replay feeds the system, is
+// acknowledged again, storing nothing, as any retry: it was refused
+// (409), which a feed counts as refused for good, though it was stored.
+// A batch not stored is still refused.
+func TestRetryWhileReplaying(t *testing.T) {
+	evs := testEvents() // of system s1
+	s, err := NewService(&MemStore{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := evs[:10]
+	if _, err := s.IngestBatch("b", first); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	claimed := make(chan struct{})
+	s.hooks.replayClaimed = func() { close(claimed) }
+	go func() { done <- s.ReplayEvents(ctx, evs, "s1", 1, func(string, ...any) {}) }()
+	<-claimed
+	ack, err := s.IngestBatch("b", first)
+	if err != nil || ack != (Ack{Batch: "b", Events: 10}) {
+		t.Errorf("the stored batch, retried during the replay: %+v %v, want its Ack again", ack, err)
+	}
+	if _, err := s.IngestBatch("c", first); !conflict(err) || !strings.Contains(err.Error(), "being fed by a trace replay") {
+		t.Errorf("a batch not stored, during the replay: %v, want a 409 (replaying)", err)
+	}
+	if last, _ := s.Last("s1"); last.Seq != 10 {
+		t.Errorf("after the retry: the last event stored is number %d, want 10", last.Seq)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the replay: %v, want it undisturbed", err)
+	}
+}
+
+// ReplayEvents under a name that is no system's name is refused before it
+// claims anything: it claimed and listed a system of that name, and its
+// first batch was then refused by the events' check.
+func TestReplayEventsBadName(t *testing.T) {
+	s, err := NewService(&MemStore{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := testEvents()[:10]
+	for i := range evs {
+		evs[i].System = "a/b"
+	}
+	claimed := false
+	s.hooks.replayClaimed = func() { claimed = true }
+	err = s.ReplayEvents(t.Context(), evs, "a/b", 1e12, func(string, ...any) {})
+	if err == nil || !strings.Contains(err.Error(), `replay: system: "a/b" is not a name`) || claimed {
+		t.Errorf("ReplayEvents as %q: %v (claimed: %v), want refused before its claim", "a/b", err, claimed)
+	}
+}
