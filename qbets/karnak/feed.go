@@ -331,6 +331,12 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		// gets an error, not an index out of range.)
 		return fmt.Errorf("replay %s: no events", name)
 	}
+	if !(speed > 0) {
+		// (A clock at 0, NaN or below never came to its next event: the
+		// replay held its system, refusing its live events, until
+		// stopped; TestReplayEventsSpeed.)
+		return fmt.Errorf("replay %s: speed: %v, want > 0", clip(name), speed)
+	}
 	if !validName(name) {
 		// (Its events would be refused at its first batch, once it had
 		// claimed and listed a system of that name.)

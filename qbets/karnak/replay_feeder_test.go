@@ -3,6 +3,7 @@ package karnak
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -246,5 +247,27 @@ func TestReplayEventsBadName(t *testing.T) {
 	err = s.ReplayEvents(t.Context(), evs, "a/b", 1e12, func(string, ...any) {})
 	if err == nil || !strings.Contains(err.Error(), `replay: system: "a/b" is not a name`) || claimed {
 		t.Errorf("ReplayEvents as %q: %v (claimed: %v), want refused before its claim", "a/b", err, claimed)
+	}
+}
+
+// ReplayEvents refuses a speed that is not above 0, as Replay does,
+// before it claims its system: at 0, -1 or NaN its clock never came to
+// its next event, and the system refused its live events (409) until the
+// replay was stopped.
+func TestReplayEventsSpeed(t *testing.T) {
+	s, err := NewService(&MemStore{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := testEvents()[:10]
+	for _, speed := range []float64{0, -1, math.NaN(), math.Inf(-1)} {
+		claimed := false
+		s.hooks.replayClaimed = func() { claimed = true }
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		err := s.ReplayEvents(ctx, evs, "s1", speed, func(string, ...any) {})
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "want > 0") || claimed {
+			t.Errorf("ReplayEvents at speed %v: %v (claimed: %v), want refused before its claim", speed, err, claimed)
+		}
 	}
 }
