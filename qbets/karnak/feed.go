@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/internal/swfname"
+	"github.com/batchq/batchq/internal/sysname"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -313,17 +314,14 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	return s.ReplayEvents(ctx, evs, name, speed, logf)
 }
 
-// replayClaimed, when set (by tests only), is called by ReplayEvents
-// once it has claimed its system, before its first batch.
-var replayClaimed func()
-
 // ReplayEvents is Replay over events already made by TraceEvents (every
 // one of system name). On a restart it resumes after the system's last
 // stored event, which must be one of evs (else the store holds another
 // history under that name, and the replay is refused rather than mixed),
 // or one of evs as TraceEvents named it before a job's missing user,
 // group or executable was none (legacyNames). A system another replay is
-// feeding is refused, as its live events are: an *Error, 409.
+// feeding is refused, as its live events are: an *Error, 409. A replay
+// stopped before it stored an event leaves no system (replayStopped).
 func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, speed float64, logf func(string, ...any)) error {
 	if !s.ready.Load() {
 		return errNotReady
@@ -332,6 +330,17 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		// (Replay says why a trace gave none; a caller of ReplayEvents
 		// gets an error, not an index out of range.)
 		return fmt.Errorf("replay %s: no events", name)
+	}
+	if !(speed > 0) {
+		// (A clock at 0, NaN or below never came to its next event: the
+		// replay held its system, refusing its live events, until
+		// stopped; TestReplayEventsSpeed.)
+		return fmt.Errorf("replay %s: speed: %v, want > 0", clip(name), speed)
+	}
+	if !validName(name) {
+		// (Its events would be refused at its first batch, once it had
+		// claimed and listed a system of that name.)
+		return fmt.Errorf("replay: system: %q is not a name (%s)", clip(name), sysname.Rule)
 	}
 	for i := range evs {
 		// Its claim is on name: events of another system would be fed
@@ -345,20 +354,9 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	if err != nil {
 		return err
 	}
-	defer func() {
-		// A replay stopped before its log's end (its context done, an
-		// event refused) feeds the system no more: it is a system fed
-		// live, as after a restart without the replay. Its clock ran on
-		// at the speed, and the system refused live events and repairs
-		// ("stop it first") for as long as the service ran.
-		sys.mu.Lock()
-		if sys.sim == clk && clk.state() == "running" {
-			sys.sim = nil
-		}
-		sys.mu.Unlock()
-	}()
-	if replayClaimed != nil {
-		replayClaimed()
+	defer s.replayStopped(name, sys, clk)
+	if s.hooks.replayClaimed != nil {
+		s.hooks.replayClaimed()
 	}
 	t0 := clk.t0
 	if done == 0 {
@@ -430,6 +428,9 @@ func (s *Service) claimReplay(evs []Event, name string, speed float64) (sys *sys
 		}
 		done = i + 1
 	}
+	if s.hooks.claimRead != nil {
+		s.hooks.claimRead()
+	}
 	sys, err = s.systemFor(name, false)
 	if err != nil {
 		return nil, nil, 0, err
@@ -443,6 +444,36 @@ func (s *Service) claimReplay(evs []Event, name string, speed float64) (sys *sys
 	sys.sim = clk
 	sys.mu.Unlock()
 	return sys, clk, done, nil
+}
+
+// replayStopped ends the claim of a replay that returns (clk its clock,
+// on system name). A replay stopped before its log's end (its context
+// done, an event refused) feeds the system no more: it is a system fed
+// live, as after a restart without the replay. Its clock ran on at the
+// speed, and the system refused live events and repairs ("stop it
+// first") for as long as the service ran. A stopped replay that stored
+// none of its events leaves no system: the claim made it, and it stayed
+// listed with no queue and no job, counted in MaxSystems, until a drop
+// (TestReplayStoppedLeavesNoSystem). No other system has no event: one
+// is made by its first event, and Drop and Rewind remove one left with
+// none. Under ingestMu, so that no live event lands between the end of
+// the claim and the removal.
+func (s *Service) replayStopped(name string, sys *system, clk *simClock) {
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	sys.mu.Lock()
+	stopped := sys.sim == clk && clk.state() == "running"
+	if stopped {
+		sys.sim = nil
+	}
+	empty := sys.nextSnap < 0 // (Last: no event applied)
+	sys.mu.Unlock()
+	s.mu.RLock()
+	listed := s.systems[name] == sys
+	s.mu.RUnlock()
+	if stopped && empty && listed {
+		s.remove(name, sys)
+	}
 }
 
 // reasons writes TraceEvents' unusable jobs by reason, the most frequent

@@ -3,10 +3,12 @@ package karnak
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -47,14 +49,109 @@ func systemStatus(t *testing.T, s *Service, name string) SystemStatus {
 // A live event for a system whose replay is starting either lands before
 // the replay claims the system (the replay then reads it as the last
 // event stored, and is refused by its resume rules) or is refused (409)
-// while the replay runs. ReplayEvents read the last event, then claimed
-// the system: a live event between the two was taken, and the replay's
-// first batch, before it in time, was refused and stopped the replay (and
-// qserve). The hook ran the live event at that point, deterministically;
-// the read and the claim are now one hold of ingestMu (claimReplay), and
-// the hook runs after it. The live feed's half: TestLiveCheckRace.
+// while the replay runs. The claim reads the last event stored and sets
+// the replay's clock in one hold of ingestMu (claimReplay); the hook
+// claimRead starts a concurrent writer between the two, deterministically:
+// under the lock it waits for the claim; with the hold split (the read,
+// then the clock), the hook lets it run to its end in between.
+//
+//   - An IngestBatch of a live event later than the trace's first: split,
+//     it was taken, and the replay's first batch, before it in time, was
+//     refused and stopped the replay (and qserve).
+//   - A second replay of the system: split, it claimed the system too (it
+//     logged its start), and both fed it, the second stopped by its first
+//     batch, as another's.
 func TestReplayClaimRace(t *testing.T) {
 	const wall = 1_000_200_000
+	trace := replayClaimTrace(t)
+	live := []Event{{Kind: "queue", System: "racy", Queue: "live", Cores: 8, WallTime: 60, Time: 1_000_150_000}}
+	// replay runs a replay of trace as "racy" at real speed (the trace's
+	// first events at once, the next 5 s later), with writer started at
+	// its claim, and waits for writer, then for the replay's first batch
+	// (or its end), then stops it: its error, nil if it was still running.
+	replay := func(t *testing.T, writer func(s *Service) (wait func())) (s *Service, err error) {
+		s, err = NewServiceWith(&MemStore{}, func() int64 { return wall }, Config{Rate: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var once atomic.Bool // (not a sync.Once: the writer's own claim would wait for it)
+		var wait func()
+		s.hooks.claimRead = func() {
+			if !once.CompareAndSwap(false, true) {
+				return
+			}
+			wait = writer(s)
+			// Under ingestMu (as the read is) the writer waits for the
+			// claim, and there is nothing to wait for.
+			if s.ingestMu.TryLock() {
+				s.ingestMu.Unlock()
+				wait()
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { done <- s.Replay(ctx, trace, "racy", 1, func(string, ...any) {}) }()
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+			select {
+			case err := <-done:
+				wait()
+				return s, err
+			default:
+			}
+			if last, ok := s.Last("racy"); ok && last.Event.Time == 1_000_000_000 && s.replaying("racy") {
+				break // the trace's first batch stored
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the replay neither stored its first batch nor ended")
+			}
+		}
+		wait()
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			return s, err
+		}
+		return s, nil
+	}
+
+	t.Run("IngestBatch", func(t *testing.T) {
+		ingested := make(chan error, 1)
+		s, err := replay(t, func(s *Service) func() {
+			go func() { _, err := s.IngestBatch("b", live); ingested <- err }()
+			return func() { ingested <- <-ingested }
+		})
+		if err != nil {
+			t.Errorf("the replay with a live event at its claim: %v, want it undisturbed", err)
+		}
+		if err := <-ingested; !conflict(err) || !strings.Contains(err.Error(), "is being fed by a trace replay") {
+			t.Errorf("a live event at the replay's claim: %v, want a 409 (replaying)", err)
+		}
+		if last, _ := s.Last("racy"); last.Event.Queue == "live" {
+			t.Errorf("after the replay was stopped: the last event stored is the live one, %+v", last.Event)
+		}
+	})
+
+	t.Run("second replay", func(t *testing.T) {
+		second := make(chan error, 1)
+		var claimed atomic.Bool // the second replay logged its start
+		logf := func(f string, _ ...any) {
+			if strings.Contains(f, "starting at") || strings.Contains(f, "resuming") {
+				claimed.Store(true)
+			}
+		}
+		_, err := replay(t, func(s *Service) func() {
+			go func() { second <- s.Replay(t.Context(), trace, "racy", 1e12, logf) }()
+			return func() { second <- <-second }
+		})
+		if err != nil {
+			t.Errorf("the first replay with a second at its claim: %v, want it undisturbed", err)
+		}
+		if err := <-second; !conflict(err) || !strings.Contains(err.Error(), "another trace replay") || claimed.Load() {
+			t.Errorf("a second replay at the first's claim: %v (started: %v), want refused at its claim (409)", err, claimed.Load())
+		}
+	})
+
+	// Live events after the claim: refused while the replay runs.
 	s, err := NewServiceWith(&MemStore{}, func() int64 { return wall }, Config{Rate: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -62,27 +159,24 @@ func TestReplayClaimRace(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	nolog := func(string, ...any) {}
-	trace := replayClaimTrace(t)
-	live := `{"kind":"queue","system":"%s","queue":"live","cores":8,"wallTime":60,"time":1000150000}`
-
+	liveJSON := `{"kind":"queue","system":"%s","queue":"live","cores":8,"wallTime":60,"time":1000150000}`
 	var code int
 	var body string
-	replayClaimed = func() { code, body = postLive(s, strings.ReplaceAll(live, "%s", "racy")) }
-	err = s.Replay(ctx, trace, "racy", 1e12, nolog)
-	replayClaimed = nil
+	s.hooks.replayClaimed = func() { code, body = postLive(s, strings.ReplaceAll(liveJSON, "%s", "after")) }
+	err = s.Replay(ctx, trace, "after", 1e12, nolog)
 	if code != 409 || !strings.Contains(body, "being fed by a trace replay") {
-		t.Errorf("a live event at the replay's claim: %d %q, want 409 (replaying)", code, body)
+		t.Errorf("a live event after the replay's claim: %d %q, want 409 (replaying)", code, body)
 	}
 	if err != nil {
-		t.Errorf("the replay with a live event at its claim: %v, want it whole", err)
+		t.Errorf("the replay with a live event after its claim: %v, want it whole", err)
 	}
-	if st := systemStatus(t, s, "racy"); st.Replay != "ended" || st.Now != 1_000_100_015 {
+	if st := systemStatus(t, s, "after"); st.Replay != "ended" || st.Now != 1_000_100_015 {
 		t.Errorf("after the replay: replay %q at %d, want ended at 1000100015", st.Replay, st.Now)
 	}
 
 	// Before the claim: taken, and the replay refused by its resume rules,
 	// saying why (the system keeps no replay clock).
-	if code, body := postLive(s, strings.ReplaceAll(live, "%s", "early")); code != 200 {
+	if code, body := postLive(s, strings.ReplaceAll(liveJSON, "%s", "early")); code != 200 {
 		t.Fatalf("a live event before the replay: %d %q", code, body)
 	}
 	err = s.Replay(ctx, trace, "early", 1e12, nolog)

@@ -3,8 +3,10 @@ package karnak
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -131,8 +133,11 @@ func TestLiveCheckRace(t *testing.T) {
 			started <- struct{}{}
 		}
 	}
-	ingestChecked = func() {
-		ingestChecked = nil // once
+	var once atomic.Bool // (not a sync.Once: the replay's batches would wait for it)
+	s.hooks.ingestChecked = func() {
+		if !once.CompareAndSwap(false, true) {
+			return
+		}
 		go func() { replayed <- s.Replay(t.Context(), trace, "racy", 1e12, logf) }()
 		// Under ingestMu (as the check is) the replay waits for it, and
 		// there is nothing to wait for; otherwise let the replay claim
@@ -146,7 +151,6 @@ func TestLiveCheckRace(t *testing.T) {
 			}
 		}
 	}
-	defer func() { ingestChecked = nil }()
 	code, body := postLive(s, `{"kind":"queue","system":"racy","queue":"live","cores":8,"wallTime":60,"time":1000150000}`)
 	if code != 200 {
 		t.Errorf("a live event checked before the replay: %d %s, want taken", code, body)
@@ -177,8 +181,7 @@ func TestReplayClaimClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	var at int64
-	replayClaimed = func() { at = systemStatus(t, s, "s1").Now }
-	defer func() { replayClaimed = nil }()
+	s.hooks.replayClaimed = func() { at = systemStatus(t, s, "s1").Now }
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := s.ReplayEvents(ctx, evs, "s1", 1, func(string, ...any) {}); !errors.Is(err, context.DeadlineExceeded) {
@@ -187,5 +190,84 @@ func TestReplayClaimClock(t *testing.T) {
 	if want := evs[99].Time; at < want || at > want+1 {
 		t.Errorf("now at the replay's claim: %d (%s), want its resume point %d (%s); the trace starts at %d",
 			at, stamp(at), want, stamp(want), evs[0].Time)
+	}
+}
+
+// A batch stored before a replay claimed its system, retried (its first
+// acknowledgement lost) while the replay feeds the system, is
+// acknowledged again, storing nothing, as any retry: it was refused
+// (409), which a feed counts as refused for good, though it was stored.
+// A batch not stored is still refused.
+func TestRetryWhileReplaying(t *testing.T) {
+	evs := testEvents() // of system s1
+	s, err := NewService(&MemStore{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := evs[:10]
+	if _, err := s.IngestBatch("b", first); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	claimed := make(chan struct{})
+	s.hooks.replayClaimed = func() { close(claimed) }
+	go func() { done <- s.ReplayEvents(ctx, evs, "s1", 1, func(string, ...any) {}) }()
+	<-claimed
+	ack, err := s.IngestBatch("b", first)
+	if err != nil || ack != (Ack{Batch: "b", Events: 10}) {
+		t.Errorf("the stored batch, retried during the replay: %+v %v, want its Ack again", ack, err)
+	}
+	if _, err := s.IngestBatch("c", first); !conflict(err) || !strings.Contains(err.Error(), "being fed by a trace replay") {
+		t.Errorf("a batch not stored, during the replay: %v, want a 409 (replaying)", err)
+	}
+	if last, _ := s.Last("s1"); last.Seq != 10 {
+		t.Errorf("after the retry: the last event stored is number %d, want 10", last.Seq)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the replay: %v, want it undisturbed", err)
+	}
+}
+
+// ReplayEvents under a name that is no system's name is refused before it
+// claims anything: it claimed and listed a system of that name, and its
+// first batch was then refused by the events' check.
+func TestReplayEventsBadName(t *testing.T) {
+	s, err := NewService(&MemStore{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := testEvents()[:10]
+	for i := range evs {
+		evs[i].System = "a/b"
+	}
+	claimed := false
+	s.hooks.replayClaimed = func() { claimed = true }
+	err = s.ReplayEvents(t.Context(), evs, "a/b", 1e12, func(string, ...any) {})
+	if err == nil || !strings.Contains(err.Error(), `replay: system: "a/b" is not a name`) || claimed {
+		t.Errorf("ReplayEvents as %q: %v (claimed: %v), want refused before its claim", "a/b", err, claimed)
+	}
+}
+
+// ReplayEvents refuses a speed that is not above 0, as Replay does,
+// before it claims its system: at 0, -1 or NaN its clock never came to
+// its next event, and the system refused its live events (409) until the
+// replay was stopped.
+func TestReplayEventsSpeed(t *testing.T) {
+	s, err := NewService(&MemStore{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := testEvents()[:10]
+	for _, speed := range []float64{0, -1, math.NaN(), math.Inf(-1)} {
+		claimed := false
+		s.hooks.replayClaimed = func() { claimed = true }
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		err := s.ReplayEvents(ctx, evs, "s1", speed, func(string, ...any) {})
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "want > 0") || claimed {
+			t.Errorf("ReplayEvents at speed %v: %v (claimed: %v), want refused before its claim", speed, err, claimed)
+		}
 	}
 }

@@ -64,6 +64,27 @@ type Service struct {
 	queuesCleared atomic.Int64
 	// internals numbers the internal errors and logs their causes.
 	internals internalLog
+	// hooks are the points where a test plays a concurrent writer,
+	// deterministically; they are nil but in tests. A field, not a
+	// package variable: a hook set by one test is no other service's,
+	// and a test sets them before its service runs anything.
+	hooks testHooks
+}
+
+// testHooks, each nil but in tests, are called at the points of the
+// writers' lock holds that their races are about.
+type testHooks struct {
+	// ingestChecked is called by ingestBatch once it has checked who
+	// feeds the batch's systems (fedBy), before it stores: ingestMu is
+	// held (TestLiveCheckRace).
+	ingestChecked func()
+	// claimRead is called by claimReplay once it has read the system's
+	// last event (its resume point), before it sets the replay's clock:
+	// ingestMu is held (TestReplayClaimRace).
+	claimRead func()
+	// replayClaimed is called by ReplayEvents once it has claimed its
+	// system, before its first batch.
+	replayClaimed func()
 }
 
 // pruneState is what the service knows of a system's last pruning.
@@ -281,7 +302,8 @@ type Ack struct {
 // replay has ended or been stopped (its status then says so): its events
 // would interleave with the trace's, and the replay, stopped by the first
 // batch out of order, would stop with them. The HTTP feed answers the
-// same 409 (TestIngestBatchReplaying).
+// same 409 (TestIngestBatchReplaying). A batch already stored, retried,
+// is acknowledged again all the same.
 func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	return s.ingestBatch(batch, evs, nil)
 }
@@ -306,16 +328,14 @@ func (s *Service) ingestBatch(batch string, evs []Event, replay *simClock) (Ack,
 	if len(evs) > maxEvents {
 		return Ack{}, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
 	}
-	s.ingestMu.Lock()
-	defer s.ingestMu.Unlock()
-	if err := s.fedBy(evs, replay); err != nil {
-		return Ack{}, err
-	}
-	if ingestChecked != nil {
-		ingestChecked()
-	}
 	digest := digestOf(evs)
 	ack := Ack{Batch: batch, Events: len(evs)}
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	// A batch already stored is acknowledged again before who feeds its
+	// systems is checked: it stores nothing, and a retry whose first
+	// acknowledgement was lost got a 409 while a replay fed its system,
+	// which a feed counts as refused for good (TestRetryWhileReplaying).
 	if batch != "" {
 		var systems map[string]bool // of evs, made at the first id found
 		ours := func(sys string) bool {
@@ -333,6 +353,12 @@ func (s *Service) ingestBatch(batch string, evs []Event, replay *simClock) (Ack,
 		case conflict:
 			return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("batch: %q was already stored with other events", batch)}
 		}
+	}
+	if err := s.fedBy(evs, replay); err != nil {
+		return Ack{}, err
+	}
+	if s.hooks.ingestChecked != nil {
+		s.hooks.ingestChecked()
 	}
 	// Validate the whole batch against a dry run of the job bookkeeping
 	// it implies, so a bad event late in the batch rejects all of it.
@@ -538,10 +564,6 @@ func (v *batchView) job(id int64) (known, started bool) {
 	return j.known, j.started
 }
 
-// ingestChecked, when set (by tests only), is called by ingestBatch once
-// it has checked who feeds the batch's systems (fedBy), before it stores.
-var ingestChecked func()
-
 // fedBy refuses (409) a batch with an event of a system a trace replay
 // other than replay (nil: none, a live feed) is feeding. A system's
 // events come from one feeder at a time: live events interleaved with a
@@ -612,6 +634,29 @@ func (s *Service) Last(system string) (Record, bool) {
 	return Record{Seq: sys.lastSeq, Event: sys.last}, true
 }
 
+// remove takes system old, named system, out of the service's state
+// (not out of the store): its name, its queues' count, its cached
+// predictions and charts, its pruning and its batch ids. The caller
+// holds ingestMu.
+func (s *Service) remove(system string, old *system) {
+	s.mu.Lock()
+	delete(s.systems, system)
+	if i, found := slices.BinarySearch(s.names, system); found {
+		s.names = slices.Delete(s.names, i, i+1)
+	}
+	s.mu.Unlock()
+	// (ingestMu is held: no event adds a queue to old meanwhile.)
+	old.mu.Lock()
+	old.queuesAll.Add(-int64(len(old.queues)))
+	old.queuesAll = nil
+	old.mu.Unlock()
+	old.retired.Store(true) // before the drops: a request still holding old keeps nothing of it after them
+	s.cache.drop(old)
+	s.charts.drop(old)
+	delete(s.prunes, system)
+	s.batches.forget(system)
+}
+
 // Drop deletes a system: its stored events and its state. A system
 // poisoned by bad events (say, times a year ahead) is repaired by
 // dropping it and feeding it again, or by Rewind.
@@ -678,22 +723,7 @@ func (s *Service) repair(system string, t int64) error {
 	if err := s.store.Rewrite(system, del, put); err != nil {
 		return s.internal(err)
 	}
-	s.mu.Lock()
-	delete(s.systems, system)
-	if i, found := slices.BinarySearch(s.names, system); found {
-		s.names = slices.Delete(s.names, i, i+1)
-	}
-	s.mu.Unlock()
-	// (ingestMu is held: no event adds a queue to old meanwhile.)
-	old.mu.Lock()
-	old.queuesAll.Add(-int64(len(old.queues)))
-	old.queuesAll = nil
-	old.mu.Unlock()
-	old.retired.Store(true) // before the drops: a request still holding old keeps nothing of it after them
-	s.cache.drop(old)
-	s.charts.drop(old)
-	delete(s.prunes, system)
-	s.batches.forget(system)
+	s.remove(system, old)
 	if t < 0 {
 		return nil
 	}
