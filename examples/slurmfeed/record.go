@@ -110,6 +110,10 @@ type recording struct {
 	used  int // commands of it answered
 }
 
+// maxRecTime bounds a recorded poll's time: the karnak service's bound
+// on an event's time (2^40 s, the year 36812).
+const maxRecTime = 1 << 40
+
 // maxRecording bounds a recording's size once decompressed.
 const maxRecording = 256 << 20
 
@@ -150,6 +154,11 @@ func readRecording(path string) (*recording, error) {
 			// The recorder numbers polls from 0: poll -1, equal to
 			// last's start, filed a line into no poll (a panic).
 			return nil, fmt.Errorf("%s: line %d: poll: %d is not a poll number (a recording numbers its polls from 0)", path, n, l.Poll)
+		case l.Time < 0 || l.Time > maxRecTime:
+			// The poll's clock, which the replay runs on: 2^63 − 1 was
+			// read, every event then outside the service's times, every
+			// batch rejected and Slurm's estimates reported "at" it.
+			return nil, fmt.Errorf("%s: line %d: time: %d, want Unix seconds in 0–%d (the recorder writes the clock at the poll)", path, n, l.Time, int64(maxRecTime))
 		case l.Poll < last:
 			return nil, fmt.Errorf("%s: line %d: poll: %d after poll %d", path, n, l.Poll, last)
 		case l.Poll > last: // a poll that failed before its commands has no lines

@@ -28,3 +28,33 @@ func TestRecordingPollNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordingPollTimes: a recording line whose time is not one the
+// service takes (2^63 − 1, −2^63, −1, 2^40 + 1 Unix seconds; an edited or
+// damaged file) is an error naming the line. -replay ran on such a clock:
+// at 2^63 − 1 every batch was rejected ("batches": 0, 85 dropped, 56
+// late) and Slurm's estimates were reported "at": 9223372036854775807.
+func TestRecordingPollTimes(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rec.jsonl")
+	for _, c := range []struct {
+		time string
+		ok   bool
+	}{
+		{"9223372036854775807", false}, {"-9223372036854775808", false}, {"-1", false}, {"1099511627777", false},
+		{"1795503255", true}, {"0", true}, {"1099511627776", true},
+	} {
+		line := `{"poll":0,"time":` + c.time + `,"cmd":["squeue","--json"],"out":""}` + "\n"
+		if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readRecording(p)
+		want := "line 1: time: " + c.time + ", want Unix seconds in 0–1099511627776"
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("time %s: %v", c.time, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("time %s: %v; want an error with %q", c.time, err, want)
+		}
+	}
+}

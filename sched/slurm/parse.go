@@ -769,6 +769,13 @@ func confText(what, line string, num int) error {
 		// Lines ended by CR alone: the whole file one line, a comment
 		// (slurm.conf ran as Slurm's defaults) or a header of many
 		// columns and no row (an empty fair-share tree).
+		if num > 1 {
+			// Past line 1 the file has LF ends: a block of CR-ended
+			// lines pasted in, or one stray CR, which tr would make a
+			// line of its own (a comment's tail a key).
+			return fmt.Errorf("%s line %d: a CR inside the line at byte %d, not at its end: lines ended by CR alone from there (make them LF: tr '\\r' '\\n'), or a stray CR (delete it)",
+				what, num, strings.IndexByte(line, '\r')+1)
+		}
 		return fmt.Errorf("%s line %d: lines ended by CR alone (classic Mac OS), read as one line; make them LF first: tr '\\r' '\\n'", what, num)
 	case strings.IndexByte(line, 0) >= 0:
 		// A stray NUL, or a block of them (a crash's zero-filled tail):

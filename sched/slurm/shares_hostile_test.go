@@ -45,3 +45,15 @@ func TestParseConfCROnly(t *testing.T) {
 		t.Errorf("slurm.conf with CR line ends: %v; want an error that names them", err)
 	}
 }
+
+// TestParseConfStrayCR: a CR inside a line past the first of an LF file
+// (one pasted into a comment) is named where it is, not as a file of
+// CR-ended lines "read as one line", whose advice, tr '\r' '\n', would
+// have made the comment's tail a line of its own.
+func TestParseConfStrayCR(t *testing.T) {
+	_, _, err := ParseConf(strings.NewReader("ClusterName=x\n# a comment\rpasted\nPriorityType=priority/multifactor\n"))
+	want := "slurm.conf line 2: a CR inside the line at byte 12, not at its end"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "read as one line") {
+		t.Errorf("a stray CR in line 2: %v; want an error with %q", err, want)
+	}
+}

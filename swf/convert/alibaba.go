@@ -79,13 +79,16 @@ import (
 // line and the column), "no submit time" (an empty creation_time),
 // "repeated header line", "another header line" (lists concatenated: the
 // same columns in another order, which apply from there on, noted; other
-// columns are an error). Anomalies (jobs written): "start before
+// columns are an error), "record listed again (overlapping dumps)" (a
+// named pod whose every field repeats an earlier pod's: the list given
+// twice, as Sacct and the job tables skip it). Anomalies (jobs written): "start before
 // submit", "end before start", "no end time", "deletion before creation",
 // "no scheduled_time" (a pod that ran), "Pending with a scheduled_time"
 // (ignored), the two censoring notes above, "unknown pod_phase" (status
 // -1), "no pod_phase", "unreadable scheduled_time" and "unreadable
 // deletion_time" (taken as absent), "fractional value rounded", "no
-// name" (the ID is "line N"), "pod name repeated" (both kept), "no CPU request" (cpu_milli 0), "memory over
+// name" (the ID is "line N"), "pod name repeated" (pods of one name that differ: both
+// kept), "no CPU request" (cpu_milli 0), "memory over
 // 1 PiB per processor", "fewer fields than the header", "more fields than
 // the header", and the GPU rules above: "gpu_milli without num_gpu",
 // "num_gpu without gpu_milli", "GPU share over several GPUs", "gpu_spec
@@ -192,8 +195,9 @@ type podReader struct {
 	b     *builder
 	t     *table
 	pods  []pod
-	end   int64           // the largest time in the file: the trace's end
-	names map[string]bool // the pod names seen
+	end   int64               // the largest time in the file: the trace's end
+	names map[string]bool     // the pod names seen
+	seen  map[podSig]struct{} // the named pods kept, to tell one listed again
 }
 
 func newPodReader(b *builder, header string, num int) (*podReader, error) {
@@ -213,7 +217,7 @@ func newPodReader(b *builder, header string, num int) (*podReader, error) {
 			b.rep.Notes = append(b.rep.Notes, "no column "+c+": "+absentColumn[c])
 		}
 	}
-	return &podReader{b: b, t: t, names: map[string]bool{}}, nil
+	return &podReader{b: b, t: t, names: map[string]bool{}, seen: map[podSig]struct{}{}}, nil
 }
 
 // absentColumn says what a missing column means.
@@ -345,6 +349,7 @@ func (pr *podReader) row(line string, num int, buf []string) ([]string, error) {
 	}
 	p.qos = b.intern(t.get(row, "qos"))
 	p.id = strings.Clone(t.get(row, "name"))
+	pr.models(&p, t.get(row, "gpu_spec"))
 	switch {
 	case p.id == "":
 		p.id = "line " + strconv.Itoa(num)
@@ -352,13 +357,34 @@ func (pr *podReader) row(line string, num int, buf []string) ([]string, error) {
 			p.note("no name")
 		}
 	case pr.names[p.id]:
-		p.note("pod name repeated") // both kept: concatenated lists, say
+		// The same pod, every field alike, is the list given twice:
+		// skipped as Sacct and the job tables skip a record listed
+		// again (the pods were written twice, the load doubled). Pods
+		// of one name that differ (lists of two scenarios
+		// concatenated) are both kept.
+		if _, again := pr.seen[p.sig()]; again {
+			b.skip(skipDuplicate)
+			return row, nil
+		}
+		p.note("pod name repeated")
+		pr.seen[p.sig()] = struct{}{}
 	default:
 		pr.names[p.id] = true
+		pr.seen[p.sig()] = struct{}{}
 	}
-	pr.models(&p, t.get(row, "gpu_spec"))
 	pr.pods = append(pr.pods, p)
 	return row, nil
+}
+
+// podSig is what tells a pod listed again: its name and every field read.
+type podSig struct {
+	id, phase, qos, models string
+	submit, sched, del     int64
+	cpu, mem, gpus         int64
+}
+
+func (p *pod) sig() podSig {
+	return podSig{p.id, p.phase, p.qos, strings.Join(p.models, "|"), p.submit, p.sched, p.del, p.cpu, p.mem, p.gpus}
 }
 
 // gpuRule sets p.gpus, in thousandths of a GPU, from num_gpu and gpu_milli

@@ -81,7 +81,11 @@ import (
 // apply from there on, noted; one of the other table is an error).
 // Anomalies (jobs written): "CPU
 // job (0 GPUs)", "no job id" (the ID is "line N"), "job id reused" (both
-// kept), "unreadable FIELD" (start_time, end_time, duration: -1),
+// kept; a job whose id, times, request, user and state all repeat an
+// earlier one's, a table given twice, is kept too, unlike the job
+// tables' "record listed again" below, and a Note counts such jobs: a
+// map of every job to skip them is more than the jobs' own memory),
+// "unreadable FIELD" (start_time, end_time, duration: -1),
 // "start before submit", "end before start", "no end time", "ended
 // without starting", "cancelled while running", "killed at its time
 // limit", "unknown state", "no node count" (one node assumed), "several
@@ -590,8 +594,16 @@ var errGPUTime = errors.New(`not a time ("2006-01-02 15:04:05", optionally with 
 // order) unless they are in that order, and makes the Result.
 func (g *gpuReader) finish() (*Result, error) {
 	b := g.b
-	if r := g.reusedIDs(); r > 0 {
+	r, same := g.reusedIDs()
+	if r > 0 {
 		b.rep.Anomalies[noteIDReused] += r
+	}
+	if same > 0 {
+		// Kept, unlike Sacct's and the job tables' "record listed
+		// again": a map of every job to skip them at once is more
+		// than the table's jobs take (TestGPUTraceMemory). Said, so
+		// that a table given twice is not read as a load doubled.
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("%d jobs repeat an earlier job's id, times, request, user and state (the table given twice?): kept, the load counted twice", same))
 	}
 	for k, num := range g.noID {
 		g.rec(k).id = "line " + strconv.Itoa(num)
@@ -665,23 +677,41 @@ func renumber(from, to *names) func(int64) int64 {
 }
 
 // reusedIDs counts the ids (but "") that an earlier job has: the jobs
-// noted "job id reused". It sorts the jobs' indices by id (4 bytes a job,
-// for a moment) instead of keeping a map of every id.
-func (g *gpuReader) reusedIDs() int {
+// noted "job id reused", and of them the jobs whose every field repeats
+// an earlier one's (same). It sorts the jobs' indices by id, then by
+// their fields (4 bytes a job, for a moment) instead of keeping a map of
+// every id.
+func (g *gpuReader) reusedIDs() (n, same int) {
 	idx := make([]int32, 0, g.n)
 	for k := range g.n {
 		if g.rec(k).id != "" {
 			idx = append(idx, int32(k))
 		}
 	}
-	slices.SortFunc(idx, func(x, y int32) int { return strings.Compare(g.rec(int(x)).id, g.rec(int(y)).id) })
-	n := 0
+	slices.SortFunc(idx, func(x, y int32) int {
+		a, b := g.rec(int(x)), g.rec(int(y))
+		return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.submit, b.submit), cmp.Compare(a.wait, b.wait),
+			cmp.Compare(a.run, b.run), cmp.Compare(a.procs, b.procs), cmp.Compare(a.status, b.status),
+			cmp.Compare(a.dem, b.dem), cmp.Compare(a.user, b.user), cmp.Compare(a.queue, b.queue),
+			cmp.Compare(a.exe, b.exe), cmp.Compare(boolInt(a.alloc), boolInt(b.alloc)))
+	})
 	for k := 1; k < len(idx); k++ {
-		if g.rec(int(idx[k])).id == g.rec(int(idx[k-1])).id {
+		a, b := g.rec(int(idx[k])), g.rec(int(idx[k-1]))
+		if a.id == b.id {
 			n++
+			if *a == *b {
+				same++
+			}
 		}
 	}
-	return n
+	return n, same
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // job makes j's SWF line, submit in epoch seconds, and its demand's
