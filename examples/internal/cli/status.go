@@ -26,12 +26,20 @@ func OtherStatusOf(st swf.Stats) OtherStatus {
 }
 
 // Counts lists the status values and their line counts in value order,
-// e.g. "-4: 1, -2: 2".
+// e.g. "-4: 1, -2: 2", then the lines of the values past those ByValue
+// holds (the reader splits the first 64 values only): "…, 7 lines of
+// further values". The list summed to fewer lines than the note's count
+// without a word of the rest.
 func (o OtherStatus) Counts() string {
 	keys := slices.Sorted(maps.Keys(o.ByValue))
-	parts := make([]string, len(keys))
+	parts := make([]string, len(keys), len(keys)+1)
+	listed := 0
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%d: %d", k, o.ByValue[k])
+		listed += o.ByValue[k]
+	}
+	if rest := o.Lines - listed; rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d lines of further values", rest))
 	}
 	return strings.Join(parts, ", ")
 }
