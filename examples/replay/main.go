@@ -24,6 +24,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -94,6 +95,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.trace == "" && !(o.days > 0 && o.days <= maxDays) {
 		return o, cli.Usagef("-days %v: must be in (0, %d]", o.days, maxDays)
 	}
+	if err := syntheticOnly(fs, o.trace); err != nil {
+		return o, err
+	}
 	if o.lenient && o.trace == "" {
 		return o, cli.Usagef("-lenient applies to -trace's log: the synthetic workload has no malformed line")
 	}
@@ -107,6 +111,23 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		}
 	}
 	return o, nil
+}
+
+// syntheticOnly refuses, with a trace, the flags that only shape the
+// synthetic workload: replay LOG -days 3 ran the whole log, and -days NaN
+// or -load 1e20 beside a trace exited 0, the flag silently ignored (as
+// -lenient without a trace is refused).
+func syntheticOnly(fs *flag.FlagSet, trace string) error {
+	if trace == "" {
+		return nil
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && (f.Name == "days" || f.Name == "load" || f.Name == "seed") {
+			err = cli.Usagef("-%s shapes the synthetic workload; with -trace %s it has no effect", f.Name, trace)
+		}
+	})
+	return err
 }
 
 // maxDays bounds -days: a century of the synthetic workload.
