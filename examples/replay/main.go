@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -106,8 +107,14 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		// synth's error, not a usage error); New, not Validate, so a load
 		// the model cannot reach (-load 1e9, found only when New solves
 		// for it) is one too, as in examples/synth
-		if _, err := synth.New(synth.Config{Machine: cmp.Or(o.machine, 128), TargetLoad: o.load, Seed: o.seed}); err != nil {
-			return o, cli.Usagef("%v", err)
+		// each named by its flag, as examples/synth names them (they read
+		// "replay: synth: machine size 1, need 2 to 16777216")
+		m := cmp.Or(o.machine, 128)
+		if err := (synth.Config{Machine: m}).Validate(); err != nil {
+			return o, cli.Usagef("-machine %d: %s", o.machine, strings.TrimPrefix(err.Error(), "synth: "))
+		}
+		if _, err := synth.New(synth.Config{Machine: m, TargetLoad: o.load, Seed: o.seed}); err != nil {
+			return o, cli.Usagef("-load %v: %s", o.load, strings.TrimPrefix(err.Error(), "synth: "))
 		}
 	}
 	return o, nil
