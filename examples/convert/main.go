@@ -229,6 +229,21 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.opt.PartitionLimits, err = partitionLimits(limits); err != nil {
 		return o, cli.UsageError{Msg: fmt.Sprintf("-partition-limit %q: %v", limits, err)}
 	}
+	// The numbers of -procs and -cores-per-node are checked by flag first:
+	// Validate names the library's fields ("MaxProcs -5 is negative"),
+	// not the flag the user typed.
+	for _, f := range []struct {
+		flag string
+		v    int64
+		opt  convert.Options
+	}{
+		{"-procs", o.opt.MaxProcs, convert.Options{MaxProcs: o.opt.MaxProcs}},
+		{"-cores-per-node", o.opt.CoresPerNode, convert.Options{CoresPerNode: o.opt.CoresPerNode}},
+	} {
+		if err := f.opt.Validate(); err != nil {
+			return o, cli.Usagef("%s %d: %s", f.flag, f.v, strings.TrimPrefix(err.Error(), "convert: "))
+		}
+	}
 	if err := o.opt.Validate(); err != nil {
 		return o, cli.UsageError{Msg: err.Error()}
 	}

@@ -131,7 +131,10 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", "x", "-tz", "Mars/Olympus"}, exitUsage, "-tz"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "a=5,b=1,a=6"}, exitUsage, "partition a given twice"},
-		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "MaxProcs"},
+		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "convert: -procs -1: MaxProcs"},
+		// (the flag named, not only the library's field: "MaxProcs -1 is negative")
+		{[]string{"-from", "sacct", "x", "-procs", "2199023255553"}, exitUsage, "convert: -procs 2199023255553: "},
+		{[]string{"-from", "gpu", "x", "-cores-per-node", "-1"}, exitUsage, "convert: -cores-per-node -1: "},
 		{[]string{"-from", "sacct", "x", "-now", "1709280600"}, exitUsage, "-now is the moment of a queue snapshot"},
 		{[]string{"-from", "scontrol", "x", "-now", "yesterday"}, exitUsage, "RFC 3339"},
 		{[]string{"-from", "slurmrestd", "a", "b"}, exitUsage, "one input"},

@@ -86,6 +86,21 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if st.det.Bins, err = parseBins(*bins); err != nil {
 		return cli.UsageError{Msg: err.Error()}
 	}
+	// each detector flag checked alone, so that its error names the flag
+	// the user typed ("-factor -5: …"), not only the library's field
+	for _, f := range []struct {
+		flag string
+		v    float64
+		cfg  sanitize.FlurryConfig
+	}{
+		{"-factor", st.det.Factor, sanitize.FlurryConfig{Factor: st.det.Factor}},
+		{"-quantile", st.det.Quantile, sanitize.FlurryConfig{Quantile: st.det.Quantile}},
+		{"-weeklift", st.det.WeekLift, sanitize.FlurryConfig{WeekLift: st.det.WeekLift}},
+	} {
+		if err := f.cfg.Validate(); err != nil {
+			return cli.Usagef("%s %v: %s", f.flag, f.v, strings.TrimPrefix(err.Error(), "sanitize: "))
+		}
+	}
 	if err := st.det.Validate(); err != nil {
 		return cli.UsageError{Msg: err.Error()}
 	}

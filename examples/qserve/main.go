@@ -73,7 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		return cli.Usagef("no command")
 	}
-	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+	// "help" as sweep takes it: qserve help was exit 2, "unknown command".
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stdout, usage)
 		return flag.ErrHelp
 	}

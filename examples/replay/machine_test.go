@@ -13,7 +13,7 @@ func TestMachineFlagSynthBounds(t *testing.T) {
 	for _, m := range []string{"1", "20000000"} {
 		var out, errs bytes.Buffer
 		code := run(context.Background(), []string{"-machine", m}, strings.NewReader(""), &out, &errs)
-		if code != 2 || !strings.Contains(errs.String(), "machine size "+m) {
+		if code != 2 || !strings.HasPrefix(errs.String(), "replay: -machine "+m+": machine size "+m) {
 			t.Errorf("-machine %s: exit %d, %q; want 2 naming the size", m, code, errs.String())
 		}
 	}
@@ -26,7 +26,7 @@ func TestLoadFlagUnreachable(t *testing.T) {
 	for _, l := range []string{"1e9", "0.001"} {
 		var out, errs bytes.Buffer
 		code := run(context.Background(), []string{"-load", l}, strings.NewReader(""), &out, &errs)
-		if code != 2 || !strings.Contains(errs.String(), "target load") {
+		if code != 2 || !strings.HasPrefix(errs.String(), "replay: -load ") || !strings.Contains(errs.String(), ": target load") {
 			t.Errorf("-load %s: exit %d, %q; want 2 naming the load", l, code, errs.String())
 		}
 	}

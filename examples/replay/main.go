@@ -24,9 +24,11 @@ package main
 import (
 	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -94,6 +96,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.trace == "" && !(o.days > 0 && o.days <= maxDays) {
 		return o, cli.Usagef("-days %v: must be in (0, %d]", o.days, maxDays)
 	}
+	if err := syntheticOnly(fs, o.trace); err != nil {
+		return o, err
+	}
 	if o.lenient && o.trace == "" {
 		return o, cli.Usagef("-lenient applies to -trace's log: the synthetic workload has no malformed line")
 	}
@@ -102,11 +107,34 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		// synth's error, not a usage error); New, not Validate, so a load
 		// the model cannot reach (-load 1e9, found only when New solves
 		// for it) is one too, as in examples/synth
-		if _, err := synth.New(synth.Config{Machine: cmp.Or(o.machine, 128), TargetLoad: o.load, Seed: o.seed}); err != nil {
-			return o, cli.Usagef("%v", err)
+		// each named by its flag, as examples/synth names them (they read
+		// "replay: synth: machine size 1, need 2 to 16777216")
+		m := cmp.Or(o.machine, 128)
+		if err := (synth.Config{Machine: m}).Validate(); err != nil {
+			return o, cli.Usagef("-machine %d: %s", o.machine, strings.TrimPrefix(err.Error(), "synth: "))
+		}
+		if _, err := synth.New(synth.Config{Machine: m, TargetLoad: o.load, Seed: o.seed}); err != nil {
+			return o, cli.Usagef("-load %v: %s", o.load, strings.TrimPrefix(err.Error(), "synth: "))
 		}
 	}
 	return o, nil
+}
+
+// syntheticOnly refuses, with a trace, the flags that only shape the
+// synthetic workload: replay LOG -days 3 ran the whole log, and -days NaN
+// or -load 1e20 beside a trace exited 0, the flag silently ignored (as
+// -lenient without a trace is refused).
+func syntheticOnly(fs *flag.FlagSet, trace string) error {
+	if trace == "" {
+		return nil
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && (f.Name == "days" || f.Name == "load" || f.Name == "seed") {
+			err = cli.Usagef("-%s shapes the synthetic workload; with -trace %s it has no effect", f.Name, trace)
+		}
+	})
+	return err
 }
 
 // maxDays bounds -days: a century of the synthetic workload.

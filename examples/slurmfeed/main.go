@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"log"
 	"net"
@@ -51,6 +52,7 @@ type options struct {
 	service, token, listen string
 	duration               time.Duration
 	jsonOut                bool
+	bar, barSet            bool // -progress, and whether the command line gave it
 	record, replay, readme string
 	conns                  *connlimit.Flags // -max-conns, -client-conns: -listen's bounds
 }
@@ -96,10 +98,12 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVar(&o.record, "record", "", "write every command's output to `FILE` (JSON lines, gzip) for -replay")
 	fs.StringVar(&o.replay, "replay", "", "poll a recording `FILE` instead of Slurm, on its clock, into an in-process service")
 	fs.StringVar(&o.readme, "readme", "", "write the side-by-side figures into `FILE` between its slurmfeed markers")
+	fs.BoolVar(&o.bar, "progress", false, "with -replay: progress bar on stderr for runs longer than a second (default: when stderr is a terminal, not with -json)")
 	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return nil, err
 	}
+	fs.Visit(func(f *flag.Flag) { o.barSet = o.barSet || f.Name == "progress" })
 	switch {
 	case len(pos) > 0:
 		return nil, cli.UsageError{Msg: "no arguments expected, got " + strings.Join(pos, " ")}
@@ -197,7 +201,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer stopServe()
 	}
 	if rec != nil {
-		bar := progress.New(stderr, progress.IsTerminal(stderr), 1)
+		bar := progress.New(stderr, o.barOn(progress.IsTerminal(stderr)), 1)
 		bar.Stage("replay", 1)
 		rec.replay(ctx, c, func(done, total int) { bar.Set(float64(done) / float64(total)) })
 		bar.Done()
@@ -264,4 +268,15 @@ func serveOn(ln net.Listener, conns *connlimit.Flags, svc *karnak.Service, c *sl
 		}
 	}()
 	return func() { srv.Close(); errLog.Flush() }
+}
+
+// barOn reports whether -replay draws its bar, as cli.ProgressOn decides
+// for the other commands: as -progress says, else on a terminal but not
+// under -json, whose output is for scripts (the bar was drawn whenever
+// stderr was a terminal, -json or not, and no flag turned it off).
+func (o *options) barOn(terminal bool) bool {
+	if o.barSet {
+		return o.bar
+	}
+	return terminal && !o.jsonOut
 }

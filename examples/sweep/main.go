@@ -76,8 +76,10 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 
 func runMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
+		// the usage, then the error's line, as qserve: a bare usage
+		// dump on stderr said nothing of what was wrong.
 		fmt.Fprint(stderr, usage)
-		return cli.ExitUsage
+		return cli.Status("sweep", stderr, cli.Usagef("no command (want list, run, merge, report or slurm)"))
 	}
 	cmd, rest := args[0], args[1:]
 	var err error

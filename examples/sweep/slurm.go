@@ -35,11 +35,18 @@ func cmdSlurm(args []string, w io.Writer) error {
 		return err
 	}
 	runs := len(spec.Expand())
+	// each bad number named with its value: one message for all four
+	// ("-tasks, -throttle must be ≥ 0, …") left the user to find which
+	for _, f := range []struct {
+		flag     string
+		v, least int
+	}{{"-tasks", *tasks, 0}, {"-runs-per-task", *perTask, 1}, {"-throttle", *throttle, 0}, {"-j", *workers, 1}} {
+		if f.v < f.least {
+			return cli.Usagef("slurm: %s %d: want ≥ %d", f.flag, f.v, f.least)
+		}
+	}
 	n := *tasks
-	switch {
-	case n < 0 || *perTask < 1 || *throttle < 0 || *workers < 1:
-		return cli.UsageError{Msg: "slurm: -tasks, -throttle must be ≥ 0, -runs-per-task and -j ≥ 1"}
-	case n == 0:
+	if n == 0 {
 		n = (runs + *perTask - 1) / *perTask
 	}
 	n = max(1, min(n, runs))

@@ -97,6 +97,11 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if err := (synth.Config{StartHour: *start}).Validate(); err != nil {
 		return cli.Usagef("-start-hour %d: %s", *start, strings.TrimPrefix(err.Error(), "synth: "))
 	}
+	// a load the model cannot reach on this machine, found only when New
+	// solves for it, named too ("synth: target load 1e+20 outside …")
+	if _, err := synth.New(synth.Config{Machine: *machine, TargetLoad: *load}); err != nil {
+		return cli.Usagef("-load %v: %s", *load, strings.TrimPrefix(err.Error(), "synth: "))
+	}
 	cfg := synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
 		Typeless: *typeless, StartHour: *start}
 	g, err := synth.New(cfg)

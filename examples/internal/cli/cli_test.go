@@ -78,6 +78,16 @@ func TestParseArgs(t *testing.T) {
 	if err := ParseFlags(fs, []string{"a"}, "", &out); !errors.As(err, new(UsageError)) {
 		t.Errorf("ParseFlags: %v", err)
 	}
+	// A negative number taken for a flag says what to do: it read only
+	// "flag provided but not defined: -5".
+	for _, a := range []string{"-5", "-1.5", "--7"} {
+		if _, err := ParseArgs(fs, []string{a}, "", &out); err == nil || !strings.Contains(err.Error(), "put -- before the arguments") {
+			t.Errorf("%s: %v, want the hint to put -- first", a, err)
+		}
+	}
+	if _, err := ParseArgs(fs, []string{"-x5"}, "", &out); err == nil || strings.Contains(err.Error(), "--") {
+		t.Errorf("-x5: %v, want no hint (not a number)", err)
+	}
 }
 
 func TestReport(t *testing.T) {

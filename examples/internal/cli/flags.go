@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/internal/progress"
@@ -52,9 +53,21 @@ func ParseArgs(fs *flag.FlagSet, args []string, usage string, stdout io.Writer) 
 		return nil, err
 	}
 	if err != nil {
-		return nil, UsageError{err.Error()}
+		return nil, UsageError{numberHint(err.Error())}
 	}
 	return pos, nil
+}
+
+// numberHint adds to package flag's "flag provided but not defined: -5"
+// what the user likely meant: a negative number as an argument (qserve
+// kwouldwait -5 …), which only follows a "--" (the message alone sent
+// them looking for a flag named 5).
+func numberHint(msg string) string {
+	name, ok := strings.CutPrefix(msg, "flag provided but not defined: -")
+	if _, err := strconv.ParseFloat(name, 64); !ok || err != nil {
+		return msg
+	}
+	return msg + "; a negative number as an argument: put -- before the arguments"
 }
 
 // ParseFlags is ParseArgs for a command that takes flags only: a
