@@ -82,8 +82,21 @@ type Config struct {
 	// predictor learns it at termination, as a real scheduler would; the
 	// accuracy of predictions (§3.4) is measured against it; and
 	// Observers and Job.SWF see it in RunTime. A job cancelled before it
-	// started is not counted as killed.
+	// started is not counted as killed. With KillCheck the kill time
+	// depends on the start, so the run is cut at the start instead.
 	KillAtEstimate bool
+	// KillCheck makes KillAtEstimate kill a job at the first multiple of
+	// KillCheck seconds (from simulated time 0) at or after start +
+	// estimate, as a production scheduler that checks time limits
+	// periodically does (Slurm's slurmctld every 30 s): a job whose
+	// estimate ends on a check is killed at it, one that ends on its own
+	// before the check is not killed. The run time is then cut when the
+	// job starts, so until then observers, an oracle predictor
+	// (predict.Perfect) and the accuracy of predictions made while it
+	// waits see the logged run time, not the cut one; a history
+	// predictor still learns the cut run at termination. 0 (the
+	// default) kills at start + estimate, cut at arrival; at most 2^40.
+	KillCheck int64
 	// Peer builds jobs from SWF lines the way a peer simulator does (see
 	// Peer), so that schedules can be compared job by job. With PeerPyss
 	// and PerEventPass it also handles each instant's events in pyss's
@@ -190,6 +203,9 @@ func (c Config) validate() (*machine, error) {
 	}
 	if c.CorrectionTarget < 0 || c.BoundedSlowdownThreshold < 0 || c.MaxEstimate < 0 {
 		return nil, errors.New("sched: negative CorrectionTarget, BoundedSlowdownThreshold or MaxEstimate")
+	}
+	if c.KillCheck < 0 || c.KillCheck > 1<<40 {
+		return nil, fmt.Errorf("sched: KillCheck %d outside 0 to 2^40", c.KillCheck)
 	}
 	if c.Peer < PeerNone || c.Peer > PeerPredictsim {
 		return nil, fmt.Errorf("sched: unknown peer %d", c.Peer)

@@ -40,7 +40,8 @@ type Record struct {
 	EstimateFilled   bool // the log had no estimate (S6)
 	Cancelled        bool
 	// Killed: the job reached its estimate and was ended there
-	// (Config.KillAtEstimate); RunTime is then the estimate.
+	// (Config.KillAtEstimate); RunTime is then the estimate, or with
+	// Config.KillCheck the time to the first check at or after it.
 	Killed   bool
 	Included bool // in the averaged set (S7)
 	// rules are the job-building rules that changed the job (Changes),

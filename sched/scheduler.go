@@ -62,7 +62,7 @@ type jobLive struct {
 	kPost    int
 	filled   bool // estimate was missing (S6)
 	backfill bool
-	killed   bool  // run time cut to the estimate (KillAtEstimate)
+	killed   bool  // run time cut to the estimate, or the next check (KillAtEstimate, KillCheck)
 	firstRes int64 // first reservation, -1 none
 	res      int64 // current reservation, -1 none
 	accSum   float64

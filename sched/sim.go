@@ -1228,7 +1228,7 @@ func (s *Sim) arrive(jb *Job) {
 		jb.j.ReqTime = s.EstimateFor(&jb.j)
 	}
 	jb.e = jb.j.ReqTime
-	if s.cfg.KillAtEstimate && jb.r > jb.e && !jb.filled {
+	if s.cfg.KillAtEstimate && s.cfg.KillCheck == 0 && jb.r > jb.e && !jb.filled {
 		// The run the scheduler will see, from the start: an oracle
 		// predicts it and a history learns it (see KillAtEstimate). A
 		// job is killed only at an estimate its user gave: a filled-in
@@ -1282,6 +1282,12 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 			}
 		}
 	}
+	if s.cfg.KillAtEstimate && s.cfg.KillCheck > 0 && !jb.filled {
+		// The kill time depends on the start (see KillCheck).
+		if k := killCheckTime(s.now+jb.e, s.cfg.KillCheck) - s.now; jb.r > k {
+			jb.r, jb.j.RunTime, jb.killed = k, k, true
+		}
+	}
 	s.free -= jb.held
 	s.run.ReplaceOrInsert(jb)
 	s.consRun(s.now, jb.predEnd(), jb.n)
@@ -1290,6 +1296,12 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	for _, o := range s.obs {
 		o.OnStart(s.now, &jb.j, backfilled)
 	}
+}
+
+// killCheckTime is the first multiple of period at or after t (t and
+// period within 2^42, so nothing wraps).
+func killCheckTime(t, period int64) int64 {
+	return t + ((-t)%period+period)%period
 }
 
 // armExpiry schedules the correction of a job that will outlive p.

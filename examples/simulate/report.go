@@ -342,11 +342,12 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("averaged", "%d jobs (S7: %d excluded, the first 1%% to end and those ending after the last arrival)", sum.Included, sum.Excluded)
 	line("completed", "%d", sum.Jobs)
 	line("cancelled", "%d", sum.Cancelled)
-	// Under -slurm-conf the policy kills at the time limit whatever -kill
-	// says (Run sets KillAtEstimate): the line named -kill.
+	// Under -slurm-conf the policy kills at slurmctld's limit check
+	// whatever -kill says (Run sets KillAtEstimate and KillCheck): the
+	// line names what killed them.
 	killedBy := "ended at their estimate, -kill"
 	if info.policy.Name == slurmPreset.Name {
-		killedBy = "ended at their time limit plus OverTimeLimit by the Slurm policy, -slurm-conf"
+		killedBy = "ended at the first 30 s limit check at or after their time limit plus OverTimeLimit by the Slurm policy, -slurm-conf"
 	}
 	line("killed", "%d (%s)", sum.Killed, killedBy)
 	line("overran", "%d (ran more than twice their estimate)", sum.Overran)

@@ -199,14 +199,15 @@ func TestSlurmNamedNodes(t *testing.T) {
 	}
 }
 
-// TestSlurmKilledLine: under -slurm-conf the policy kills a job at its
-// time limit (plus OverTimeLimit) whether or not -kill is given; the
+// TestSlurmKilledLine: under -slurm-conf the policy kills a job at the
+// first 30 s limit check at or after its time limit (plus OverTimeLimit)
+// whether or not -kill is given; the
 // text's "killed" line said "(ended at their estimate, -kill)", naming a
 // flag the run did not have. It names what killed them.
 func TestSlurmKilledLine(t *testing.T) {
-	// Job 2 runs 900 s with a limit of 600 s: killed at 600.
+	// Job 2 runs 900 s with a limit of 600 s: killed at the check after.
 	trace, line := slurmTextLine(t, strings.Replace(slurmTrace, "2  60 0  600 4", "2  60 0  900 4", 1), "killed")
-	const want = "(ended at their time limit plus OverTimeLimit by the Slurm policy, -slurm-conf)"
+	const want = "(ended at the first 30 s limit check at or after their time limit plus OverTimeLimit by the Slurm policy, -slurm-conf)"
 	if !strings.HasSuffix(line, want) || !strings.HasPrefix(line, "killed 1 ") {
 		t.Errorf("killed line %q, want 1 %s", line, want)
 	}

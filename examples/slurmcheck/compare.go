@@ -53,6 +53,10 @@ type checked struct {
 	// cutLimits counts the jobs whose limit was above their partition's
 	// MaxTime, planned with it (limitOf).
 	cutLimits int
+	// killCheck is the Slurm policy's slurm.Config.KillCheck: 0 is
+	// slurmctld's 30 s time-limit check; a test's variant sets -1, a kill
+	// at the limit at once.
+	killCheck int64
 }
 
 // prepare reads what Slurm did and turns the workload into SWF jobs: the

@@ -58,8 +58,9 @@ func limitOf(r realJob, conf string, maxTimes *map[string]int64) (limit int64, c
 
 // cutRunsPast refuses a job cut to its partition's MaxTime (limitOf)
 // that ran past the MaxTime plus OverTimeLimit: the simulations kill a
-// job at its limit plus OverTimeLimit (sched.Config.KillAtEstimate), so
-// they would end it there, where Slurm, which kills it at its own limit
+// job at the first limit check at or after its limit plus OverTimeLimit
+// (sched.Config.KillAtEstimate and KillCheck), so they would end it
+// there, where Slurm, which kills it at its own limit
 // (select_nodes keeps a limit above MaxTime for a QOS of flag
 // PartitionTimeLimit), let it run on: a run silently shortened.
 func cutRunsPast(r realJob, run, own int64, conf string) error {

@@ -88,6 +88,7 @@ func runSlurmPlan(ctx context.Context, c *checked, namedNodes bool) (*simulated,
 		return nil, err
 	}
 	cfg.NamedNodes = namedNodes
+	cfg.KillCheck = c.killCheck
 	// Simulated time 0 is the Unix second origin: Slurm's backfill grids
 	// lie on Unix time.
 	cfg.UnixStart = c.origin

@@ -20,29 +20,33 @@ var qosTreePaths = [2]string{"testdata/qostree.json", "testdata/qostree2.json"}
 // of site qos-tree, when Slurm ended the jobs it killed at their time
 // limit (seconds past the limit, and past the recording's origin modulo
 // 30 s: slurmctld checks the limits every PERIODIC_TIMEOUT, 30 s); the
-// policy's figures as the site is, with the killed jobs given their
-// real run time as their limit (so that the policy, which kills at the
-// limit, ends them where Slurm did), and with each of the site's own keys
+// policy's figures as the site is (killing at slurmctld's 30 s check), as
+// before it modelled the check (killing at the limit at once), with the
+// killed jobs given their real run time as their limit (so that the
+// policy ends them where Slurm did, its plan holding their CPUs to
+// then), and with each of the site's own keys
 // set back to the live site's value, so that the region shows which keys
 // the schedule and the priorities turn on.
 func TestQOSTreeKeys(t *testing.T) {
 	var b strings.Builder
 	variants := []struct {
-		name string
-		conf func(string) string
-		kill bool
+		name      string
+		conf      func(string) string
+		kill      bool
+		killCheck int64
 	}{
-		{"the site as recorded", nil, false},
-		{"the killed jobs' limit set to what they ran", nil, true},
+		{"the site as recorded", nil, false, 0},
+		{"kills at the limit at once (KillCheck -1), not at the next 30 s check", nil, false, -1},
+		{"the killed jobs' limit set to what they ran", nil, true, 0},
 		{"PriorityMaxAge=0-0:04 (the live site's) for 0-0:01", func(s string) string {
 			return strings.Replace(s, "PriorityMaxAge=0-0:01", "PriorityMaxAge=0-0:04", 1)
-		}, false},
+		}, false, 0},
 		{"PriorityWeightQOS=1000 (the live site's) for 10000", func(s string) string {
 			return strings.Replace(s, "PriorityWeightQOS=10000", "PriorityWeightQOS=1000", 1)
-		}, false},
+		}, false, 0},
 		{"bf_resolution=10 (the live site's) for 60", func(s string) string {
 			return strings.Replace(s, "bf_resolution=60", "bf_resolution=10", 1)
-		}, false},
+		}, false, 0},
 	}
 	b.WriteString("| run | the policy with | competing pairs in Slurm's order | started within bf_interval | mean \\|start error\\| | mean \\|priority error\\| |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|\n")
@@ -67,6 +71,7 @@ func TestQOSTreeKeys(t *testing.T) {
 				}
 				c.rec.Conf = conf
 			}
+			c.killCheck = v.killCheck
 			if v.kill {
 				c.jobs = slices.Clone(c.jobs)
 				for i, r := range c.real {

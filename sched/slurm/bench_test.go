@@ -42,7 +42,7 @@ func benchBlue(b *testing.B, slurmPolicy bool) {
 			}
 			res, err = p.Run(context.Background(), jobs)
 		} else {
-			res, err = sched.Run(context.Background(), sched.Config{MachineSize: 1152, KillAtEstimate: true}, jobs)
+			res, err = sched.Run(context.Background(), sched.Config{MachineSize: 1152, KillAtEstimate: true, KillCheck: 30}, jobs)
 		}
 		if err != nil {
 			b.Fatal(err)

@@ -101,6 +101,19 @@ type Config struct {
 	// OverTimeLimit is OverTimeLimit: how long past its time limit a job
 	// may run before it is killed (0: none).
 	OverTimeLimit int64
+	// KillCheck is how often slurmctld checks time limits (its
+	// compiled-in PERIODIC_TIMEOUT, not a slurm.conf key): a job past
+	// its limit plus OverTimeLimit is killed at the first check at or
+	// after it, the checks counted from simulated time 0, slurmctld's
+	// start (sched.Config.KillCheck). 0: 30 s; negative: killed at the
+	// limit plus OverTimeLimit at once.
+	KillCheck int64
+	// KillWait is KillWait: the time between a killed job's SIGTERM and
+	// SIGKILL (0: 30 s; -1: Slurm's 0). Backfill plans a job already
+	// past its limit to end KillWait + OverTimeLimit after the limit
+	// (Slurm's _guess_job_end); the job's end is the check's time, as
+	// sacct reports it.
+	KillWait int64
 	// EnforceLimits is AccountingStorageEnforce with limits (or safe, or
 	// all). Only then does Slurm 22.05 charge a job's usage since the
 	// last PriorityCalcPeriod run when the job ends (priority_g_job_end

@@ -14,7 +14,8 @@
 // processors is P nodes of one CPU; sched.Config.Nodes gives Slurm's
 // nodes. Each Config field says what the model does with its slurm.conf
 // key, as Slurm's source does; README.md walks through the threads, their
-// timing and costs. Jobs are killed at their time limit plus OverTimeLimit;
+// timing and costs. Jobs are killed at slurmctld's first limit check
+// (every 30 s) at or after their time limit plus OverTimeLimit;
 // a job no partition can run is cancelled and counted (Policy.Unrunnable).
 // Policy.Schedule alone, without Run, makes it a sched.Scheduler.
 //
@@ -47,6 +48,7 @@
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
 //     bf_max_job_test counts jobs Slurm skips uncounted: cycles end early.
-//   - KillWait, the 30 s limit check: jobs die at limit + OverTimeLimit at
-//     once; overdue jobs' planned ends omit KillWait: reservations early.
+//   - The 30 s limit check runs exactly on multiples of 30 s from time 0
+//     (recorded kills: 0–1 s after); a kill ends the job at once (no
+//     KillWait between SIGTERM and SIGKILL, as sacct's End shows).
 package slurm

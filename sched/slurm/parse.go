@@ -28,7 +28,7 @@ const (
 // PriorityFavorSmall, PriorityFlags), the scheduler (SchedulerType and
 // SchedulerParameters' bf_interval, bf_window, bf_resolution,
 // bf_max_job_test, bf_max_job_user, bf_continue, sched_interval,
-// sched_min_interval, batch_sched_delay), OverTimeLimit,
+// sched_min_interval, batch_sched_delay), OverTimeLimit, KillWait,
 // AccountingStorageEnforce (whether it enforces limits), Epilog (whether
 // there is one) and the PartitionName lines (Nodes,
 // MaxTime, DefaultTime, MaxNodes, PriorityJobFactor, PriorityTier and
@@ -352,6 +352,17 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 			return nil
 		}
 		c.OverTimeLimit = n * 60
+	case "killwait":
+		n, unlimited, err := confUint16(v)
+		switch {
+		case err != nil:
+			return err
+		case unlimited:
+			n = math.MaxUint16 // (not a special value for KillWait)
+		case n == 0:
+			n = -1
+		}
+		c.KillWait = n
 	case "accountingstorageenforce":
 		return confEnforce(v, &c.EnforceLimits)
 	case "epilog":
@@ -386,7 +397,7 @@ var confTopKeys = map[string]bool{
 	"prioritymaxage": true, "prioritydecayhalflife": true, "prioritycalcperiod": true,
 	"priorityfavorsmall": true, "priorityflags": true, "prioritytype": true,
 	"schedulertype": true, "schedulerparameters": true, "overtimelimit": true,
-	"accountingstorageenforce": true, "epilog": true,
+	"killwait": true, "accountingstorageenforce": true, "epilog": true,
 }
 
 // schedParams reads SchedulerParameters, a comma-separated list of

@@ -35,7 +35,7 @@ func TestParseConfSite(t *testing.T) {
 		MaxAge: 7 * 86400, DecayHalfLife: 14 * 86400, CalcPeriod: 300, ClassicFairshare: true,
 		BackfillInterval: 45, BackfillWindow: 2880 * 60, BackfillResolution: 120, BackfillMaxJobTest: 1000,
 		BackfillMaxJobUser: 20, BackfillContinue: true, SchedInterval: 30, SchedMinInterval: 2,
-		OverTimeLimit: 120,
+		OverTimeLimit: 120, KillWait: 30,
 		EnforceLimits: true, // associations,limits,qos
 		NodeNames:     slices.Concat(nodes("cn", 1, 128, 3), nodes("gpu", 1, 8, 2), []string{"bigmem1", "bigmem2"}),
 		Partitions: []Partition{

@@ -215,17 +215,39 @@ func (p *plan) split(t int64, from int) int {
 // at now: select/cons_tres's _will_run_test (cons_common/job_test.c in
 // 22.05) frees a job's resources at its end_time, its start plus its time
 // limit, while that is ahead; a job already past it (one granted
-// OverTimeLimit) ends at _guess_job_end's end_time + KillWait +
+// OverTimeLimit, or waiting for the next limit check) ends at _guess_job_end's end_time + KillWait +
 // OverTimeLimit, and never before now+1. The model kills a job at its
-// limit plus OverTimeLimit at once, so KillWait (which Slurm waits
-// between SIGTERM and SIGKILL) is left out: the guess is the job's end in
-// the simulation. Without OverTimeLimit an overdue job (none in Run,
-// which kills at the limit) ends at now+1, as before.
+// limit plus OverTimeLimit at slurmctld's next limit check (KillCheck),
+// up to 30 s later, so the guess, like Slurm's, is not the job's end in
+// the simulation.
 func (p *Policy) endGuess(r *jobRec, now int64) int64 {
 	if e := r.start + r.limit; e > now {
 		return e
 	}
-	return max(r.start+r.limit+p.cfg.OverTimeLimit, now+1)
+	return max(r.start+r.limit+p.cfg.OverTimeLimit+p.killWait(), now+1)
+}
+
+// killWait is KillWait in seconds (Config.KillWait: 0 is 30 s, -1 is 0).
+func (p *Policy) killWait() int64 {
+	switch p.cfg.KillWait {
+	case 0:
+		return 30
+	case -1:
+		return 0
+	}
+	return p.cfg.KillWait
+}
+
+// killCheck is sched.Config.KillCheck for Config.KillCheck: slurmctld's
+// 30 s by default, 0 (a kill at the limit at once) when negative.
+func (p *Policy) killCheck() int64 {
+	switch {
+	case p.cfg.KillCheck == 0:
+		return 30
+	case p.cfg.KillCheck < 0:
+		return 0
+	}
+	return p.cfg.KillCheck
 }
 
 // runningEnds yields the running jobs with their endGuess, in ascending

@@ -249,13 +249,13 @@ func TestResvEnd(t *testing.T) {
 
 // TestOverdueJobEndGuess: a running job past its time limit, granted
 // OverTimeLimit, is planned to end when _guess_job_end says (select/
-// cons_tres, Slurm 22.05): its end time plus OverTimeLimit (KillWait left
-// out: the model kills at once), not at the next second. One node of 8
-// CPUs, OverTimeLimit 2 minutes. Job 1 (4 CPUs, limit 60 s) runs 150 s:
-// past its limit from about 60, killed at about 180 at the latest. Job 2 (8 CPUs)
-// waits for it: the top job, reserved from job 1's guessed end, 180.
-// Job 3 (4 CPUs, limit 30 s, submitted at 70, when job 1 is overdue)
-// fits in the 4 free CPUs before 180, so a backfill cycle starts it
+// cons_tres, Slurm 22.05): its end time plus KillWait (30 s) plus
+// OverTimeLimit, not at the next second. One node of 8 CPUs,
+// OverTimeLimit 2 minutes. Job 1 (4 CPUs, limit 60 s) runs 150 s: past
+// its limit from about 60, killed at about 210 at the latest. Job 2 (8
+// CPUs) waits for it: the top job, reserved from job 1's guessed end,
+// about 210. Job 3 (4 CPUs, limit 30 s, submitted at 70, when job 1 is
+// overdue) fits in the 4 free CPUs before then, so a backfill cycle starts it
 // before job 1 ends (150). Planned at now+1, job 1 would hand job 2 a
 // reservation from the next second, which job 3 would overlap: job 3
 // would wait for job 2 (to 200).
@@ -288,6 +288,9 @@ func TestRunningEndsOrder(t *testing.T) {
 	for range 500 {
 		p := &Policy{}
 		p.cfg.OverTimeLimit = rng.Int64N(3) * 60
+		k := rng.IntN(3)
+		p.cfg.KillWait = []int64{0, -1, 5}[k]
+		kw := []int64{30, 0, 5}[k] // KillWait's seconds
 		now := int64(1000)
 		p.running = nil
 		for i := range rng.IntN(12) {
@@ -300,8 +303,8 @@ func TestRunningEndsOrder(t *testing.T) {
 			if seen[r] || t1 != p.endGuess(r, now) || t1 < last {
 				t.Fatalf("OTL %d: %v at %d after %d (seen %v, guess %d)", p.cfg.OverTimeLimit, r.id, t1, last, seen[r], p.endGuess(r, now))
 			}
-			if e := r.start + r.limit; e <= now && t1 != max(e+p.cfg.OverTimeLimit, now+1) || e > now && t1 != e {
-				t.Fatalf("job ending at %d, now %d, OTL %d: guessed %d", e, now, p.cfg.OverTimeLimit, t1)
+			if e := r.start + r.limit; e <= now && t1 != max(e+p.cfg.OverTimeLimit+kw, now+1) || e > now && t1 != e {
+				t.Fatalf("job ending at %d, now %d, OTL %d, KillWait %d: guessed %d", e, now, p.cfg.OverTimeLimit, kw, t1)
 			}
 			seen[r], last = true, t1
 		}

@@ -18,8 +18,9 @@ import (
 // (otherwise the next arrival or end catches the calculations up with
 // their own times, the same schedule), at the next backfill cycle and
 // periodic main scheduler run while jobs wait, and a main scheduler run
-// at submissions and ends. Jobs are killed at
-// their time limit plus OverTimeLimit (sched.Config.KillAtEstimate); a
+// at submissions and ends. Jobs are killed at the first limit check
+// (Config.KillCheck, 30 s) at or after their time limit plus
+// OverTimeLimit (sched.Config.KillAtEstimate and KillCheck); a
 // job without a limit gets its partition's DefaultTime, else MaxTime,
 // else a year (Slurm's UNLIMITED in backfill). A job its partition can
 // never run (Unrunnable says why) is cancelled at submission, as Slurm
@@ -54,6 +55,7 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	cfg := p.mach
 	cfg.Scheduler = p
 	cfg.KillAtEstimate = true
+	cfg.KillCheck = p.killCheck()
 	if p.usesNodePlan() {
 		// Backfill plans on named nodes (nodeplan.go): the placement
 		// tells where each job went.

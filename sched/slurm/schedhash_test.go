@@ -32,12 +32,34 @@ import (
 // ticks (TestHeldPeriodicRun, TestHeldQueuedRun): 36 of KTH-SP2's 28,475
 // starts moved (34 by 1–2 s, either way) and 60 of SDSC-BLUE's 232,562
 // (all by 1–2 s), none changing scheduler; the Fair Tree pins, without
-// one, did not move.
+// one, did not move. Then all four for slurmctld's 30 s time-limit check
+// (Config.KillCheck, TestKillCheck): a job is killed at the first check at
+// or after its limit, so a job that overran its limit by less ends on its
+// own: killed jobs went from 475 to 205 (Fair Tree) and 189 (classic) on
+// KTH-SP2 and from 23,434 to 22,605 and 22,615 on SDSC-BLUE. The old pins
+// are still the schedules of a negative KillCheck ("kill at once").
 var scheduleHashes = map[string]string{
-	"KTH-SP2 fairtree":   "4920a64595d9b4bb",
-	"KTH-SP2 classic":    "7fa073a64fcc9db8",
-	"SDSC-BLUE fairtree": "05e6da86b8f709df",
-	"SDSC-BLUE classic":  "b97e025cfdfe0cb1",
+	"KTH-SP2 fairtree":                "f39d12419c1de689",
+	"KTH-SP2 classic":                 "1d9b5a96ca1c19a0",
+	"SDSC-BLUE fairtree":              "f71954b36d3f32f2",
+	"SDSC-BLUE classic":               "b573df84c79a2aec",
+	"KTH-SP2 fairtree kill at once":   "4920a64595d9b4bb",
+	"KTH-SP2 classic kill at once":    "7fa073a64fcc9db8",
+	"SDSC-BLUE fairtree kill at once": "05e6da86b8f709df",
+	"SDSC-BLUE classic kill at once":  "b97e025cfdfe0cb1",
+}
+
+// scheduleSummaries pins the killed jobs and mean waits of the runs
+// hashed.
+var scheduleSummaries = map[string]string{
+	"KTH-SP2 fairtree":                "killed 205, mean wait 5767.3 s",
+	"KTH-SP2 classic":                 "killed 189, mean wait 5966.4 s",
+	"SDSC-BLUE fairtree":              "killed 22605, mean wait 5559.1 s",
+	"SDSC-BLUE classic":               "killed 22615, mean wait 6039.0 s",
+	"KTH-SP2 fairtree kill at once":   "killed 475, mean wait 5750.2 s",
+	"KTH-SP2 classic kill at once":    "killed 475, mean wait 5995.3 s",
+	"SDSC-BLUE fairtree kill at once": "killed 23434, mean wait 5332.5 s",
+	"SDSC-BLUE classic kill at once":  "killed 23434, mean wait 6105.4 s",
 }
 
 // hashSites are the configurations hashed: the benchmark's (Fair Tree),
@@ -53,7 +75,9 @@ var hashSites = []struct {
 		SchedMinInterval: 2, BackfillInterval: 60}},
 }
 
-func scheduleHash(t *testing.T, site slurm.Config, machine sched.Config, jobs []swf.Job) string {
+// scheduleHash is the hash of the run's schedule, with its killed jobs
+// and mean wait ("killed 205, mean wait 5767.3 s").
+func scheduleHash(t *testing.T, site slurm.Config, machine sched.Config, jobs []swf.Job) (string, string) {
 	t.Helper()
 	p, err := slurm.New(site, machine)
 	if err != nil {
@@ -85,17 +109,20 @@ func scheduleHash(t *testing.T, site slurm.Config, machine sched.Config, jobs []
 			put(3, now, j.ID, c)
 		},
 	}
-	if _, err := p.Run(context.Background(), jobs, obs); err != nil {
+	res, err := p.Run(context.Background(), jobs, obs)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf("%016x", h.Sum64())
+	return fmt.Sprintf("%016x", h.Sum64()), fmt.Sprintf("killed %d, mean wait %.1f s", res.Summary.Killed, res.Summary.MeanWait)
 }
 
 // TestScheduleHashes runs KTH-SP2 and SDSC-BLUE under each of hashSites
-// (about 6 s; skipped with -short).
+// (about 5 s; skipped with -short), with slurmctld's 30 s limit check
+// and killing at the limit at once, and pins their killed jobs and mean
+// waits.
 func TestScheduleHashes(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: four whole-trace runs (about 6 s)")
+		t.Skip("-short: eight whole-trace runs (about 5 s)")
 	}
 	for _, tc := range []struct {
 		trace string
@@ -106,10 +133,18 @@ func TestScheduleHashes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, s := range hashSites {
-			key := tracetest.ShortName(tc.trace) + " " + s.name
-			got := scheduleHash(t, s.site, sched.Config{MachineSize: tc.P}, jobs)
-			if want, ok := scheduleHashes[key]; !ok || got != want {
-				t.Errorf("%q: %q, pinned %q", key, got, want)
+			for _, atOnce := range []bool{false, true} {
+				key, site := tracetest.ShortName(tc.trace)+" "+s.name, s.site
+				if atOnce {
+					key, site.KillCheck = key+" kill at once", -1
+				}
+				got, sum := scheduleHash(t, site, sched.Config{MachineSize: tc.P}, jobs)
+				if want, ok := scheduleHashes[key]; !ok || got != want {
+					t.Errorf("%q: %q, pinned %q", key, got, want)
+				}
+				if want := scheduleSummaries[key]; sum != want {
+					t.Errorf("%q: %s, pinned %q", key, sum, want)
+				}
 			}
 		}
 	}

@@ -537,8 +537,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		return
 	}
 	if run := p.running; len(run) == 0 || run[0].start+run[0].limit > now {
-		// No job is overdue (none under Run without an OverTimeLimit,
-		// which kills at the limit; TestBackfillOverdue has one): the
+		// No job is overdue (one is from its limit plus OverTimeLimit
+		// to the next limit check; TestBackfillOverdue has one): the
 		// ends ascend as p.running is sorted.
 		prof.releaseEnds(run)
 	} else {

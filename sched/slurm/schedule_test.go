@@ -451,7 +451,8 @@ func TestWholeNodeReservation(t *testing.T) {
 // TestBuiltinIsFCFS: with every weight 0 and sched/builtin, Slurm's main
 // scheduler is first come, first served; without batch_sched_delay (a
 // queued run is made at the second it is asked) it schedules exactly as
-// sched's FCFS preset, job by job.
+// sched's FCFS preset, job by job, both killing jobs at the 30 s limit
+// check.
 func TestBuiltinIsFCFS(t *testing.T) {
 	fcfs, ok := sched.LookupPreset("FCFS")
 	if !ok {
@@ -471,7 +472,7 @@ func TestBuiltinIsFCFS(t *testing.T) {
 			rt.Fatal(err)
 		}
 		cfg := fcfs.New(16)
-		cfg.KillAtEstimate = true
+		cfg.KillAtEstimate, cfg.KillCheck = true, 30
 		want, err := sched.Run(context.Background(), cfg, jobs)
 		if err != nil {
 			rt.Fatal(err)

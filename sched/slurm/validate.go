@@ -31,6 +31,9 @@ func (c Config) Validate() error {
 		{"BackfillMaxJobUser", c.BackfillMaxJobUser}, {"SchedInterval", c.SchedInterval},
 		{"OverTimeLimit", c.OverTimeLimit}, {"UnixStart", c.UnixStart},
 	}
+	if c.KillWait < -1 {
+		return fmt.Errorf("slurm: KillWait %d: must be ≥ 0, or -1 for Slurm's 0", c.KillWait)
+	}
 	for _, f := range nonNeg {
 		if f.v < 0 {
 			return fmt.Errorf("slurm: %s %d: must be ≥ 0", f.name, f.v)
@@ -57,6 +60,7 @@ func (c Config) Validate() error {
 		{"BackfillResolution", c.BackfillResolution}, {"SchedInterval", c.SchedInterval},
 		{"SchedMinInterval", c.SchedMinInterval}, {"BatchSchedDelay", c.BatchSchedDelay},
 		{"OverTimeLimit", c.OverTimeLimit}, {"UnixStart", c.UnixStart},
+		{"KillCheck", c.KillCheck}, {"KillWait", c.KillWait},
 	}
 	for _, f := range times {
 		if f.v > sanitize.MaxTime {
