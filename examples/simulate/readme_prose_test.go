@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,6 +185,28 @@ func TestReadmeTraceFacts(t *testing.T) {
 			t.Errorf("%s has a job without an estimate at line %d; the README says none", n, l)
 		}
 	}
+
+	// The Alibaba GPU 2023 trace: the node list, the default pod list's
+	// span of creation times and its logged waits (the pods that ran).
+	kinds, pods := readAlibaba(t, "default")
+	var nodes, gpus int64
+	for _, k := range kinds {
+		nodes += k.Count
+		gpus += k.Count * k.GPUs
+	}
+	var waits []int64
+	lo, hi := pods[0].Submit, pods[0].Submit
+	for _, j := range pods {
+		lo, hi = min(lo, j.Submit), max(hi, j.Submit)
+		if j.RunTime >= 0 && j.Wait >= 0 {
+			waits = append(waits, j.Wait)
+		}
+	}
+	slices.Sort(waits)
+	want = append(want,
+		fmt.Sprintf("on the full node list (%s nodes, %s GPUs)", readme.Thousands(int(nodes)), readme.Thousands(int(gpus))),
+		fmt.Sprintf("over the trace's %d days", (hi-lo)/86400),
+		fmt.Sprintf("(a median of %d s,", waits[(len(waits)-1)/2]))
 	for _, w := range want {
 		if !strings.Contains(text, w) {
 			t.Errorf("README.md should say %q (counted on the logs)", w)
