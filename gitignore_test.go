@@ -3,6 +3,7 @@ package batchq
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +37,30 @@ func TestGitignoreBinaries(t *testing.T) {
 			if !slices.Contains(lines, w) {
 				t.Errorf(".gitignore lacks %s (go build of examples/%s)", w, n)
 			}
+		}
+	}
+}
+
+// TestGitignoreQserveDB: qserve serve writes its database and a tokens
+// file of secrets (<db>.tokens) in the directory it runs in, the root for
+// the README's command; git add -A took both.
+func TestGitignoreQserveDB(t *testing.T) {
+	b, err := os.ReadFile(".gitignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("examples", "qserve", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`fs\.String\("db", "([^"]+)"`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("examples/qserve/main.go no longer has a -db flag with a default file")
+	}
+	lines := strings.Split(string(b), "\n")
+	for _, w := range []string{"/" + string(m[1]) + "*", "/examples/qserve/" + string(m[1]) + "*"} {
+		if !slices.Contains(lines, w) {
+			t.Errorf(".gitignore lacks %s (qserve serve's database and its tokens file)", w)
 		}
 	}
 }

@@ -276,3 +276,43 @@ func TestReadmeSJBFLines(t *testing.T) {
 		t.Errorf("README.md should say %q (sched/example_test.go, lines %d–%d)", want, first+1, last+1)
 	}
 }
+
+// TestReadmeProgress checks the README's sentence on the progress bar
+// against the commands it names: each one the sentence says takes
+// -progress defines it or decides by cli.ProgressOn (which reads it), and
+// those it says leave the bar off under -json decide by cli.ProgressOn or
+// a barOn of their own, the others by neither. It said slurmfeed took no
+// -progress and kept its bar under -json after both had changed.
+func TestReadmeProgress(t *testing.T) {
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	m := regexp.MustCompile(`stop a run \(cleanly where the command watches for them\), and (.*?) draw a progress bar when stderr is a terminal \(all (but (.*?) )?take ` + "`-progress`" + ` to force it; all of these but (.*?) leave it off under ` + "`-json`").FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("README.md no longer has its sentence on the progress bar")
+	}
+	names := func(s string) []string {
+		var out []string
+		for _, q := range regexp.MustCompile("`([a-z]+)[^`]*`").FindAllStringSubmatch(s, -1) {
+			out = append(out, q[1])
+		}
+		return out
+	}
+	noFlag, keepsBar := names(m[3]), names(m[4])
+	listed := names(m[1])
+	if len(listed) < 10 {
+		t.Fatalf("the sentence names %d commands: %v", len(listed), listed)
+	}
+	for _, c := range listed {
+		src := sources(t, filepath.Join("examples", c))
+		decides := strings.Contains(src, "ProgressOn(") || strings.Contains(src, "barOn(")
+		if has := strings.Contains(src, `"progress"`) || strings.Contains(src, "ProgressOn("); has == slices.Contains(noFlag, c) {
+			t.Errorf("the README says %s %s -progress; its code says otherwise", c, map[bool]string{true: "takes no", false: "takes"}[slices.Contains(noFlag, c)])
+		}
+		if decides == slices.Contains(keepsBar, c) {
+			t.Errorf("the README says %s %s the bar off under -json; its code says otherwise", c, map[bool]string{true: "does not leave", false: "leaves"}[slices.Contains(keepsBar, c)])
+		}
+	}
+}

@@ -238,14 +238,17 @@ func TestOfferedLoadUnknown(t *testing.T) {
 // A log whose jobs were all submitted at one instant (an empty submit
 // span) has no offered load: the text left the line out without a word
 // (-json leaves the key out, as documented); so did a log of unknown
-// submit times.
+// submit times, and one without a machine size.
 func TestOfferedLoadEmptySpan(t *testing.T) {
-	for _, c := range []struct{ name, sub, want string }{
-		{"instant", "0", "unknown (submit span 0 s: every job submitted at one instant)"},
-		{"nosubmit", "-1", "unknown (no job with a known submit time)"},
+	for _, c := range []struct{ name, header, sub, want string }{
+		{"instant", "; MaxProcs: 8\n", "0", "unknown (submit span 0 s: every job submitted at one instant)"},
+		{"nosubmit", "; MaxProcs: 8\n", "-1", "unknown (no job with a known submit time)"},
+		// no machine size: the line was left out, the README saying
+		// the report says "unknown" and why
+		{"nomachine", "", "7", "unknown (no machine size)"},
 	} {
 		p := filepath.Join(t.TempDir(), c.name+".swf")
-		log := "; MaxProcs: 8\n"
+		log := c.header
 		for i := 1; i <= 3; i++ {
 			log += fmt.Sprintf("%d %s 5 100 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n", i, c.sub)
 		}

@@ -246,6 +246,9 @@ func (s *summary) print(out io.Writer, name string) {
 	fmt.Fprintf(w, "submit span\t%d s (%.1f days)\n", span, float64(span)/86400)
 	if s.machineErr != nil {
 		fmt.Fprintf(w, "machine size\tunknown (%v)\n", s.machineErr)
+		// (the line was left out: the README says the text report says
+		// "unknown" and why for each case -json leaves offered_load out)
+		fmt.Fprintf(w, "offered load\tunknown (no machine size)\n")
 	} else {
 		fmt.Fprintf(w, "machine size\t%d processors\n", s.machine)
 		if load, ok := s.offeredLoad(); ok {
