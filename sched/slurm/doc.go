@@ -14,14 +14,13 @@
 // processors is P nodes of one CPU; sched.Config.Nodes gives Slurm's
 // nodes. Each Config field says what the model does with its slurm.conf
 // key, as Slurm's source does; README.md walks through the threads, their
-// timing and costs. Jobs are killed at slurmctld's first limit check
-// (every 30 s) at or after their time limit plus OverTimeLimit;
-// a job no partition can run is cancelled and counted (Policy.Unrunnable).
+// timing and costs. Jobs are killed at slurmctld's first limit check (every
+// 30 s) at or after their limit plus OverTimeLimit; a job no partition can
+// run is cancelled and counted (Policy.Unrunnable).
 // Policy.Schedule alone, without Run, makes it a sched.Scheduler.
 //
-// A run costs a calculation per PriorityCalcPeriod while jobs run or wait
-// (one for a stretch where none can start), over the associations jobs
-// reach, and a plan of the jobs each backfill cycle tests (README.md).
+// A run costs a calculation (over the associations jobs reach) per
+// PriorityCalcPeriod, and a plan of each backfill cycle's jobs (README.md).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):
@@ -48,7 +47,6 @@
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
 //     bf_max_job_test counts jobs Slurm skips uncounted: cycles end early.
-//   - The 30 s limit check runs exactly on multiples of 30 s from time 0
-//     (recorded kills: 0–1 s after); a kill ends the job at once (no
-//     KillWait between SIGTERM and SIGKILL, as sacct's End shows).
+//   - Limit checks exactly at multiples of 30 s from time 0 (kills seen
+//     0–1 s after); a kill ends the job at once (sacct's End: no KillWait).
 package slurm
