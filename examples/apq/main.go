@@ -251,10 +251,8 @@ func reproduce(w io.Writer, o options) error {
 	// every trace (weight 1 per trace): tables done of the total.
 	// A -traces that is not a directory fails at once, as qbets' does:
 	// it printed a "not found; skipped" line per paper trace first.
-	if fi, err := os.Stat(o.Dir); err != nil {
-		return fmt.Errorf("trace directory: %w (set -traces or $BATCHQ_TRACES)", err)
-	} else if !fi.IsDir() {
-		return fmt.Errorf("trace directory %s: not a directory (set -traces or $BATCHQ_TRACES)", o.Dir)
+	if err := cli.TraceDir("-traces", o.Dir); err != nil {
+		return err
 	}
 	present := 0
 	for _, pt := range paperTraces {

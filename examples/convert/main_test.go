@@ -396,3 +396,43 @@ func TestWriteFilePartial(t *testing.T) {
 		t.Errorf("%s removed or replaced: %v", os.DevNull, err)
 	}
 }
+
+// TestReadmeExitStatus pins README.md's "An input that is not what -from
+// says" against the command: an unreadable input (here an empty one and
+// a line with no header) exits 1 and writes no file; a readable log with
+// no job (a header alone, a pending job only) exits 0 with the warning
+// and writes the empty trace. The README said "never writes 0 jobs and
+// exits 0", which the second case does.
+func TestReadmeExitStatus(t *testing.T) {
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prose := strings.Join(strings.Fields(string(doc)), " ")
+	for _, want := range []string{
+		"cannot read (an empty input, another format's output, a file that is no log) is an error (exit 1, no output file)",
+		"A log it can read that yields no job (a header line alone, or every record skipped: jobs still pending, say) is not an error: it writes the empty trace and exits 0 with `warning: no job written` on stderr",
+	} {
+		if !strings.Contains(prose, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+	for _, in := range []string{"", "hello\n"} {
+		out := filepath.Join(t.TempDir(), "x.swf")
+		code, _, stderr := runCmd(t, in, "-from", "sacct", "-", "-o", out)
+		if _, err := os.Stat(out); code != exitError || err == nil || strings.Contains(stderr, "warning") {
+			t.Errorf("%q: exit %d (file left: %v), %s; want exit 1 and no file", in, code, err == nil, stderr)
+		}
+	}
+	for _, in := range []string{"JobID|State|Submit\n", "JobID|State|Submit\n1|PENDING|2024-01-01T00:00:00\n"} {
+		out := filepath.Join(t.TempDir(), "x.swf")
+		code, _, stderr := runCmd(t, in, "-from", "sacct", "-", "-o", out)
+		if code != exitOK || !strings.Contains(stderr, "warning: no job written") {
+			t.Errorf("%q: exit %d, %s; want exit 0 and the warning", in, code, stderr)
+			continue
+		}
+		if _, jobs := readSWF(t, out); len(jobs) != 0 {
+			t.Errorf("%q: %d jobs written", in, len(jobs))
+		}
+	}
+}

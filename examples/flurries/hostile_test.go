@@ -371,3 +371,22 @@ func TestNativeLeavesOutUnknownSubmit(t *testing.T) {
 		t.Errorf("native: %q, want %q", b.String(), want)
 	}
 }
+
+// TestTraceDirNamed: a -traces that is missing or a file is named as the
+// trace directory (it was "open DIR/CTC-SP2-…: not a directory").
+func TestTraceDirNamed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, want string }{
+		{filepath.Join(t.TempDir(), "nope"), "flurries: trace directory: stat "},
+		{file, "flurries: trace directory " + file + ": not a directory"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(t.Context(), []string{"-traces", c.dir}, strings.NewReader(""), &out, &errs)
+		if code != 1 || !strings.HasPrefix(errs.String(), c.want) || strings.Contains(errs.String(), ".swf") {
+			t.Errorf("-traces %s: exit %d, %q; want 1 and %q", c.dir, code, errs.String(), c.want)
+		}
+	}
+}

@@ -115,6 +115,9 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	if err := cli.TraceDir("-traces", *dir); err != nil {
+		return err
+	}
 	// The bar's steps: the figures, then each experiment: experiments
 	// done of the total. A terminal's default, off under -json (output for
 	// scripts); -progress forces it.

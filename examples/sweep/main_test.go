@@ -609,3 +609,15 @@ func TestCLI(t *testing.T) {
 		t.Errorf("report -json: %v", err)
 	}
 }
+
+// TestNegativeNumberHint: every subcommand says what a negative number
+// taken for a flag needs, as the other commands' ParseArgs does (sweep's
+// own flag sets said only "flag provided but not defined: -5").
+func TestNegativeNumberHint(t *testing.T) {
+	for _, sub := range []string{"list", "run", "merge", "report", "slurm"} {
+		code, _, errs := sweep(t, nil, sub, "-5")
+		if code != 2 || !strings.Contains(errs, sub+": flag provided but not defined: -5; a negative number as an argument: put -- before the arguments") {
+			t.Errorf("%s -5: exit %d, %q", sub, code, errs)
+		}
+	}
+}

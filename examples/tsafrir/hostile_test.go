@@ -143,3 +143,22 @@ func TestNotSaneReasonsSaid(t *testing.T) {
 		t.Errorf("stderr lacks %q:\n%s", want, errs.String())
 	}
 }
+
+// TestTraceDirNamed: a -dir that is missing or a file is named as the
+// trace directory (it was "open DIR/SDSC-SP2-…: not a directory").
+func TestTraceDirNamed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, want string }{
+		{filepath.Join(t.TempDir(), "nope"), "tsafrir: trace directory: stat "},
+		{file, "tsafrir: trace directory " + file + ": not a directory"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(t.Context(), []string{"-dir", c.dir}, strings.NewReader(""), &out, &errs)
+		if code != 1 || !strings.HasPrefix(errs.String(), c.want) || strings.Contains(errs.String(), ".swf") {
+			t.Errorf("-dir %s: exit %d, %q; want 1 and %q", c.dir, code, errs.String(), c.want)
+		}
+	}
+}

@@ -94,6 +94,9 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	if err == nil {
 		err = checkLogs(o.only)
 	}
+	if err == nil && o.dir != "" {
+		err = cli.TraceDir("-dir", o.dir)
+	}
 	if err == nil {
 		err = cli.OutputDir("-plot", o.plotDir)
 	}

@@ -254,11 +254,12 @@ func (rd *sharesReader) finish(c *Config) error {
 	if rd.rows == 0 {
 		// A header alone: the tree (or the QOS) was replaced by none,
 		// the simulation run without fair share and no word said.
-		what := "association"
+		// A site with no QOS beyond the default has nothing to give:
+		// the advice is then to leave the file out, not to add lines.
 		if rd.kind == "qos" {
-			what = "QOS"
+			return fmt.Errorf("shares: no QOS after the header line (line %d): give the qos output with its lines, or leave the file out if the site has no QOS beyond the default", rd.header)
 		}
-		return fmt.Errorf("shares: no %s after the header line (line %d): give the %s output with its lines", what, rd.header, rd.kind)
+		return fmt.Errorf("shares: no association after the header line (line %d): give the %s output with its lines", rd.header, rd.kind)
 	}
 	if rd.kind == "qos" {
 		c.QOS = rd.qos

@@ -20,7 +20,7 @@ func TestReadSharesHostile(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"sshare header only", "Account|User|RawShares|NormShares|RawUsage|EffectvUsage|FairShare\n", "shares: no association after the header line"},
 		{"sacctmgr header only", "Account|Par Name|User|Share\n", "shares: no association after the header line"},
-		{"qos header only", "Name|Priority\n", "shares: no QOS after the header line"},
+		{"qos header only", "Name|Priority\n", "shares: no QOS after the header line (line 1): give the qos output with its lines, or leave the file out if the site has no QOS beyond the default"},
 		{"CR line ends", strings.ReplaceAll(string(long), "\n", "\r"), "lines ended by CR alone"},
 		{"root with a parent", "Account|Par Name|User|Share\nroot|||1\nphysics|root||1\nroot|physics||1\n", "sacctmgr line 4: the root account has parent \"physics\""},
 	} {

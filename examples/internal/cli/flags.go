@@ -13,11 +13,16 @@ import (
 
 // Parse parses args with fs, accepting flags before and after the
 // positional arguments ("--" ends the flags), and returns the positional
-// ones in order. Errors are fs.Parse's (flag.ErrHelp for -h).
+// ones in order. Errors are fs.Parse's (flag.ErrHelp for -h), with
+// numberHint's advice for a negative number taken for a flag (here, not
+// in ParseArgs only, so that sweep's subcommands give it too).
 func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if msg := numberHint(err.Error()); msg != err.Error() {
+				return nil, errors.New(msg)
+			}
 			return nil, err
 		}
 		rest := fs.Args()
@@ -53,7 +58,7 @@ func ParseArgs(fs *flag.FlagSet, args []string, usage string, stdout io.Writer) 
 		return nil, err
 	}
 	if err != nil {
-		return nil, UsageError{numberHint(err.Error())}
+		return nil, UsageError{err.Error()}
 	}
 	return pos, nil
 }
