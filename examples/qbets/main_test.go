@@ -154,6 +154,7 @@ func TestBadInput(t *testing.T) {
 		{"missing file", []string{"-trace", filepath.Join(dir, "nope.swf")}, "nope.swf"},
 		{"missing directory", []string{"-traces", filepath.Join(dir, "nope")}, "trace directory"},
 		{"no logs in directory", []string{"-traces", empty}, "no SWF logs"},
+		{"file as directory", []string{"-traces", good}, "good.swf: not a directory"},
 		{"quantile out of range", []string{"-q", "1.5", good}, "-q 1.5"},
 		{"confidence out of range", []string{good, "-c", "0"}, "-c 0"},
 		{"unknown flag", []string{"-bogus"}, "bogus"},

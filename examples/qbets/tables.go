@@ -5,7 +5,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -46,8 +45,10 @@ type measured struct {
 
 // traceFiles lists the SWF logs of dir; none is an error.
 func traceFiles(dir string) ([]string, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("trace directory: %w (set -traces or $BATCHQ_TRACES)", err)
+	// (A file given as the directory fell through to "no SWF logs in
+	// FILE"; TestBadInput's "file as directory".)
+	if err := cli.TraceDir("-traces", dir); err != nil {
+		return nil, err
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
 	if err != nil {
