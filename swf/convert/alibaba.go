@@ -362,12 +362,13 @@ func (pr *podReader) row(line string, num int, buf []string) ([]string, error) {
 		// again (the pods were written twice, the load doubled). Pods
 		// of one name that differ (lists of two scenarios
 		// concatenated) are both kept.
-		if _, again := pr.seen[p.sig()]; again {
+		sig := p.sig()
+		if _, again := pr.seen[sig]; again {
 			b.skip(skipDuplicate)
 			return row, nil
 		}
 		p.note("pod name repeated")
-		pr.seen[p.sig()] = struct{}{}
+		pr.seen[sig] = struct{}{}
 	default:
 		pr.names[p.id] = true
 		pr.seen[p.sig()] = struct{}{}
