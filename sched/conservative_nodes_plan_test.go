@@ -93,14 +93,18 @@ func drawNodeCase(t *rapid.T) ([]swf.Node, []swf.Job) {
 // The plan must keep jobs in some of the checks (20 under -short), and,
 // in the plain run's 100, stand in some passes after a running job
 // outlived its prediction or a reservation's time passed (S3: consPlan's
-// Losses; 20 checks miss that about half the time).
+// Losses; 20 checks miss that about half the time, 100 about 2 runs in
+// 1,000: then another 100 are drawn, up to 4 more times, rather than the
+// test failing for a draw that checked less).
 func TestConservativeNodesPlanRapid(t *testing.T) {
 	kept, late := 0, 0
-	rapid.Check(t, func(t *rapid.T) {
-		nodes, jobs := drawNodeCase(t)
-		c := samePlanRapid(t, nodes, jobs, 1)
-		kept, late = kept+c.kept, late+c.late
-	})
+	for round := 0; round == 0 || late == 0 && !testing.Short() && round < 5; round++ {
+		rapid.Check(t, func(t *rapid.T) {
+			nodes, jobs := drawNodeCase(t)
+			c := samePlanRapid(t, nodes, jobs, 1)
+			kept, late = kept+c.kept, late+c.late
+		})
+	}
 	if kept == 0 || late == 0 && !testing.Short() {
 		t.Fatalf("%d jobs kept, %d passes standing after S3: the test checks nothing of the plan", kept, late)
 	}
