@@ -93,7 +93,11 @@ func (s *Site) Start(t testing.TB) (dir string, env []string) {
 			if exec.Command("id", "-u", u.Name).Run() == nil {
 				continue
 			}
-			if out, err := exec.Command("useradd", "-r", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", u.Name).CombinedOutput(); err != nil {
+			out, err := exec.Command("useradd", "-r", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", u.Name).CombinedOutput()
+			// Another package's test (go test runs packages in parallel
+			// processes) may have made the same user between id and
+			// useradd: on a fresh machine CI failed so (useradd exit 9).
+			if err != nil && exec.Command("id", "-u", u.Name).Run() != nil {
 				t.Fatalf("useradd %s: %v: %s", u.Name, err, out)
 			}
 		}
