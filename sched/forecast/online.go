@@ -309,7 +309,7 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		// a machine that is not full, and the costliest there, since
 		// every running job is simulated to its end).
 		sim = 0
-		o.f.lastMachine = max(o.machine, busy)
+		o.f.lastMachine = o.machine
 	} else {
 		if err := o.f.simulate(context.Background(), &o.snap, nil, len(o.running)+pos, 1); err != nil {
 			return replay.Prediction{}, err
@@ -379,7 +379,7 @@ func (o *Online) startsNow(j *swf.Job, pos int, busy int64) bool {
 	if p.Scheduler != nil || len(p.Nodes) != 0 || p.Peer != sched.PeerNone || j.Size() < 1 {
 		return false
 	}
-	free := max(o.machine, busy) - busy - j.Size()
+	free := o.machine - busy - j.Size() // (< 0 while running jobs hold more than the machine: drainExcess)
 	for i := 0; i < pos && free >= 0; i++ {
 		free -= max(o.waiting[i].Size(), 1)
 	}
