@@ -65,6 +65,11 @@ type jsonRow struct {
 	// forecast and estimates give the longest run seen before; absent
 	// when none is.
 	NoEstimate int `json:"replayed_no_estimate,omitempty"`
+	// QuestionsOverMachine counts the questions at which the log's
+	// running jobs held more processors than the machine, whose excess
+	// forecast's and estimates' simulations took as the first processors
+	// to free; absent when none did.
+	QuestionsOverMachine int `json:"questions_over_machine,omitempty"`
 	// TrailingZeros is the zero bytes after the log's last gzip member,
 	// ignored (simulate's and swfstat's key; the text's note).
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
@@ -131,7 +136,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	for _, r := range rows {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
-		j.NoRunTime = info.noRunTime
+		j.NoRunTime, j.QuestionsOverMachine = info.noRunTime, info.overfull
 		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
 		if info.madeUp > 0 {
 			j.Changed = map[string]int{cli.MadeUpID: info.madeUp}
@@ -204,6 +209,10 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	if info.larger > 0 {
 		fmt.Fprintf(w, "%d jobs larger than the machine (%d processors): the simulation cannot place them, forecast and estimates answer them with the naive median\n\n",
 			info.larger, info.machine)
+	}
+	if info.overfull > 0 {
+		fmt.Fprintf(w, "%d questions found the log's running jobs holding more than the machine's %d processors (overlapping records): forecast's and estimates' simulations took the excess as the first processors to free\n\n",
+			info.overfull, info.machine)
 	}
 	if info.noSize > 0 {
 		as := "as asking no processors; running, they are in no snapshot"

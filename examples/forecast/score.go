@@ -86,7 +86,12 @@ type traceInfo struct {
 	// forecast and estimates give them the longest run seen before as
 	// their estimate (sched/forecast, S6's rule, causal).
 	noEstimate int
-	machine    int64 // processors, or the cores of the nodes
+	// overfull: questions at which the log's running jobs held more
+	// processors than the machine (overlapping records); forecast's and
+	// estimates' simulations took the excess as the first processors to
+	// free (forecast.Online.Overfull).
+	overfull int
+	machine  int64 // processors, or the cores of the nodes
 	// nodes is the machine of -nodes (nil: one pool of machine
 	// processors), read from nodesFile.
 	nodes     []swf.Node
@@ -130,9 +135,10 @@ func (info *traceInfo) machineText() string {
 
 // scorer is one predictor with how its intervals are read.
 type scorer struct {
-	name string
-	p    replay.Predictor
-	w    *conformal.Wrapper // nil: the answer's own [Lower, Upper] (QBETS)
+	name   string
+	p      replay.Predictor
+	w      *conformal.Wrapper // nil: the answer's own [Lower, Upper] (QBETS)
+	online *forecast.Online   // forecast's and estimates' simulation (its Overfull count), else nil
 }
 
 // newScorers builds the named predictors for a machine of P processors.
@@ -162,12 +168,16 @@ func scorersOn(names []string, P int64, nodes []swf.Node) ([]scorer, error) {
 		case "forecast":
 			var f *forecast.Online
 			if f, err = forecast.NewOnline(forecast.Config{Policy: policy}, P); err == nil {
-				err = wrap(n, f)
+				if err = wrap(n, f); err == nil {
+					out[len(out)-1].online = f
+				}
 			}
 		case "estimates":
 			var f *forecast.Online
 			if f, err = forecast.NewOnline(forecast.Config{Estimates: true, NoCorrection: true, Policy: policy}, P); err == nil {
-				err = wrap(n, f)
+				if err = wrap(n, f); err == nil {
+					out[len(out)-1].online = f
+				}
 			}
 		case "naive":
 			err = wrap(n, &forecast.Naive{})
@@ -349,6 +359,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	}
 	for i := range rows {
 		rows[i].scored = scores[i].Scored
+		if sc[i].online != nil {
+			info.overfull = max(info.overfull, sc[i].online.Overfull())
+		}
 	}
 	return rows, info, nil
 }

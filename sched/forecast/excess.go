@@ -8,11 +8,11 @@ import (
 // drainExcess fits the running jobs of a pool, f.jobs[:running], into
 // machine processors when they hold more (a log's overlapping records:
 // LANL-CM5's running jobs hold more than its 1,024 processors at 41% of
-// the questions asked of it). The excess cannot be real, so it is taken
-// to be the first processors to free: the running jobs that end first
-// (by the run times the simulation plays; ties in Running's order, the
-// later first) are shrunk, or left out of f.jobs when all they hold is
-// excess. Growing the pool instead, as this package once did, let the
+// the questions scored, examples/forecast's README). The excess cannot
+// be real, so it is taken to be the first processors to free: the running
+// jobs that end first (by the run times the simulation plays; ties in
+// Running's order, the later first) are shrunk, or left out of f.jobs
+// when all they hold is excess. Growing the pool instead, as this package once did, let the
 // waiting jobs run together beyond the machine as soon as the first
 // running job ended. It reports whether anything was taken.
 func (f *Forecaster) drainExcess(running int, machine int64) bool {

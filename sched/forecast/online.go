@@ -368,6 +368,13 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	return point(min(decide(&o.mix, o.cfg.Median), lim)), nil
 }
 
+// Overfull returns how many of the questions answered so far found the
+// running jobs holding more processors than the machine (a log's
+// overlapping records can: LANL-CM5's at 41% of the questions scored,
+// examples/forecast's README). Their simulations took the excess as the
+// first processors to free (Forecaster.Forecast), a rule a report counts.
+func (o *Online) Overfull() int { return o.f.overfull }
+
 // startsNow reports whether the forward simulation would start j, at
 // position pos of the waiting list, at once: it and every job waiting
 // ahead of it fit together in the free processors, under the default
