@@ -66,9 +66,9 @@ type jsonRow struct {
 	// when none is.
 	NoEstimate int `json:"replayed_no_estimate,omitempty"`
 	// QuestionsOverMachine counts the questions at which the log's
-	// running jobs held more processors than the machine, whose excess
-	// forecast's and estimates' simulations took as the first processors
-	// to free; absent when none did.
+	// running jobs held more processors than the machine, for which
+	// forecast's and estimates' simulations grew the pool; absent when
+	// none did.
 	QuestionsOverMachine int `json:"questions_over_machine,omitempty"`
 	// TrailingZeros is the zero bytes after the log's last gzip member,
 	// ignored (simulate's and swfstat's key; the text's note).
@@ -211,7 +211,7 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			info.larger, info.machine)
 	}
 	if info.overfull > 0 {
-		fmt.Fprintf(w, "%d questions found the log's running jobs holding more than the machine's %d processors (overlapping records): forecast's and estimates' simulations took the excess as the first processors to free\n\n",
+		fmt.Fprintf(w, "%d questions found the log's running jobs holding more than the machine's %d processors (a machine shared, or overlapping records): forecast's and estimates' simulations grew the pool to hold them\n\n",
 			info.overfull, info.machine)
 	}
 	if info.noSize > 0 {

@@ -10,9 +10,9 @@ import (
 
 // A question asked while the log's running jobs hold more than the
 // machine (jobs 1 and 2, 12 processors on 8, when job 3 arrives) is
-// counted in the text and in -json: the forecast's simulation took the
-// excess as the first processors to free (sched/forecast.Online.Overfull),
-// a rule that changes what it simulates. Job 2's question (6 running) is
+// counted in the text and in -json: the forecast's simulation grew the
+// pool to hold them (sched/forecast.Online.Overfull), a rule that changes
+// what it simulates. Job 2's question (6 running) is
 // not counted; with job 2 at 2 processors nothing is.
 func TestOverfullCounted(t *testing.T) {
 	for _, tc := range []struct {

@@ -87,9 +87,8 @@ type traceInfo struct {
 	// their estimate (sched/forecast, S6's rule, causal).
 	noEstimate int
 	// overfull: questions at which the log's running jobs held more
-	// processors than the machine (overlapping records); forecast's and
-	// estimates' simulations took the excess as the first processors to
-	// free (forecast.Online.Overfull).
+	// processors than the machine; forecast's and estimates' simulations
+	// grew the pool to hold them (forecast.Online.Overfull).
 	overfull int
 	machine  int64 // processors, or the cores of the nodes
 	// nodes is the machine of -nodes (nil: one pool of machine

@@ -309,7 +309,7 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		// a machine that is not full, and the costliest there, since
 		// every running job is simulated to its end).
 		sim = 0
-		o.f.lastMachine = o.machine
+		o.f.lastMachine = max(o.machine, busy)
 	} else {
 		if err := o.f.simulate(context.Background(), &o.snap, nil, len(o.running)+pos, 1); err != nil {
 			return replay.Prediction{}, err
@@ -369,10 +369,10 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 }
 
 // Overfull returns how many of the questions answered so far found the
-// running jobs holding more processors than the machine (a log's
-// overlapping records can: LANL-CM5's at 41% of the questions scored,
-// examples/forecast's README). Their simulations took the excess as the
-// first processors to free (Forecaster.Forecast), a rule a report counts.
+// running jobs holding more processors than the machine (LANL-CM5's do at
+// 41% of the questions scored, examples/forecast's README: its small jobs
+// ran in non-dedicated mode). Their simulations grew the pool to hold
+// them (Forecaster.Forecast), a rule a report counts.
 func (o *Online) Overfull() int { return o.f.overfull }
 
 // startsNow reports whether the forward simulation would start j, at
@@ -386,7 +386,7 @@ func (o *Online) startsNow(j *swf.Job, pos int, busy int64) bool {
 	if p.Scheduler != nil || len(p.Nodes) != 0 || p.Peer != sched.PeerNone || j.Size() < 1 {
 		return false
 	}
-	free := o.machine - busy - j.Size() // (< 0 while running jobs hold more than the machine: drainExcess)
+	free := max(o.machine, busy) - busy - j.Size()
 	for i := 0; i < pos && free >= 0; i++ {
 		free -= max(o.waiting[i].Size(), 1)
 	}
