@@ -292,6 +292,47 @@ func TestDegenerateMostlyRejected(t *testing.T) {
 	}
 }
 
+// The lines of partial executions (status 2, 3 and 4: the runs of a
+// checkpointed job, whose summary line is simulated) are not rejected
+// jobs: two jobs of three partial lines each were "6 of 8 jobs (75%)
+// rejected", a degenerate schedule, though both jobs were simulated.
+// -json counts the lines apart (partial_lines) where a real symptom
+// makes the warning.
+func TestDegenerateNotPartialLines(t *testing.T) {
+	const log = `; MaxProcs: 4
+   1     0 -1  300 2 -1 -1 2 400 -1 1 1 1 -1 -1 -1 -1 -1
+   1     0 -1  100 2 -1 -1 2 400 -1 2 1 1 -1 -1 -1 -1 -1
+   1     0 -1  100 2 -1 -1 2 400 -1 2 1 1 -1 -1 -1 -1 -1
+   1     0 -1  100 2 -1 -1 2 400 -1 3 1 1 -1 -1 -1 -1 -1
+   2    10 -1  300 2 -1 -1 2 400 -1 1 2 1 -1 -1 -1 -1 -1
+   2    10 -1  100 2 -1 -1 2 400 -1 2 2 1 -1 -1 -1 -1 -1
+   2    10 -1  100 2 -1 -1 2 400 -1 2 2 1 -1 -1 -1 -1 -1
+   2    10 -1  100 2 -1 -1 2 400 -1 4 2 1 -1 -1 -1 -1 -1
+`
+	p := writeTrace(t, t.TempDir(), "ckpt.swf", log)
+	code, out, errs := runCmd(t, p)
+	if code != 0 || strings.Contains(out, "degenerate") || !regexp.MustCompile(`(?m)^simulated +2$`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^  partial execution +6$`).MatchString(out) {
+		t.Errorf("exit %d, stderr %q; want 2 jobs simulated, 6 partial lines rejected, no degenerate warning:\n%s", code, errs, out)
+	}
+	// With most jobs rejected besides (three larger than the machine),
+	// the warning counts the jobs, and the partial lines apart.
+	big := log + "   3    20 -1  100 8 -1 -1 8 200 -1 1 3 1 -1 -1 -1 -1 -1\n" +
+		"   4    30 -1  100 8 -1 -1 8 200 -1 1 3 1 -1 -1 -1 -1 -1\n" +
+		"   5    40 -1  100 8 -1 -1 8 200 -1 1 3 1 -1 -1 -1 -1 -1\n"
+	p = writeTrace(t, t.TempDir(), "ckptbig.swf", big)
+	const want = "3 of 5 jobs (60%) rejected (3 larger than machine), the schedule is of the rest"
+	if code, out, _ := runCmd(t, p); code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d; text lacks %q:\n%s", code, want, out)
+	}
+	m := runJSON(t, p)
+	d, _ := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
+	if d == nil || d["jobs_rejected"] != 3.0 || d["partial_lines"] != 6.0 ||
+		!reflect.DeepEqual(d["rejected"], map[string]any{"larger_than_machine": 3.0}) {
+		t.Errorf("warning_data.degenerate = %v", d)
+	}
+}
+
 // Under -slurm-conf, a run whose jobs the policy mostly cancelled at
 // submission (their queue names no partition of slurm.conf) is said to be
 // degenerate with the count and reasons, as one whose jobs were mostly

@@ -158,11 +158,16 @@ func degenerateEMax(info *runInfo) *cli.DegenerateEMax {
 // 1-second jobs, most jobs changed by one rule, utilization near 0, every
 // wait 0.
 type degenerate struct {
-	Symptoms      []string       `json:"symptoms"`
-	Jobs          int            `json:"jobs_simulated"`
-	Rejected      int            `json:"jobs_rejected"`
-	RejectedBy    map[string]int `json:"rejected"` // reason → count, as the report's rejected
-	rejectedBy    map[string]int // the same in the text's words
+	Symptoms   []string       `json:"symptoms"`
+	Jobs       int            `json:"jobs_simulated"`
+	Rejected   int            `json:"jobs_rejected"`
+	RejectedBy map[string]int `json:"rejected"` // reason → count, as the report's rejected, partial lines aside
+	rejectedBy map[string]int // the same in the text's words
+	// PartialLines are the lines of partial executions left out (status
+	// 2, 3 or 4: one run of a checkpointed job, whose summary line is
+	// simulated), not jobs: a log of checkpointed jobs, several such
+	// lines a job, read as "mostly rejected" when they were counted so.
+	PartialLines  int            `json:"partial_lines,omitempty"`
 	Cancelled     int            `json:"jobs_cancelled,omitempty"` // -slurm-conf: cancelled at submission
 	CancelledBy   map[string]int `json:"cancelled,omitempty"`      // reason → count (Slurm's words)
 	OneSecondJobs int            `json:"one_second_jobs"`          // run 1 s or less as simulated, not as logged
@@ -221,9 +226,13 @@ func degeneracy(res *sched.Result, changed, cancelled map[string]int, waited boo
 		return nil
 	}
 	sum := &res.Summary
-	d := &degenerate{Jobs: n, Rejected: len(res.Rejected.Excluded), OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
+	d := &degenerate{Jobs: n, OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
 		AllWaitsZero: sum.Included > 0 && !waited, Changed: changed}
 	d.rejectedBy = cli.ByReason(res.Rejected)
+	partial := sanitize.PartialExecution.String()
+	d.PartialLines = d.rejectedBy[partial]
+	delete(d.rejectedBy, partial)
+	d.Rejected = len(res.Rejected.Excluded) - d.PartialLines
 	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
 	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {
 		d.Symptoms = append(d.Symptoms, "mostly_rejected")

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 )
 
 // The plain report (a spec without "report") shows each run's simulated,
@@ -55,6 +58,10 @@ func TestPlainReportDegenerateRules(t *testing.T) {
 		{Run: 2, Params: Params{Trace: "kth", Policy: "EASY", Compat: "predictsim"}, Summary: Metrics{Jobs: 100, Included: 98, MeanWait: 600, MeanBSLD: 9, Utilization: 0.6,
 			Changed: map[string]int{"size_from_allocated": 100, "run_cut_to_estimate": 3}}},
 		{Run: 3, Params: Params{Trace: "llnl", Policy: "EASY"}, Summary: Metrics{Jobs: 40, Included: 39, MeanWait: 60, MeanBSLD: 2, Utilization: 0.5, Rejected: 60}},
+		// Lines of partial executions (a checkpointed log's) are not
+		// jobs: 60 of them beside 40 jobs is no rejected majority.
+		{Run: 4, Params: Params{Trace: "ckpt", Policy: "EASY"}, Summary: Metrics{Jobs: 40, Included: 39, MeanWait: 60, MeanBSLD: 2, Utilization: 0.5, Rejected: 61,
+			RejectedBy: map[string]int{partialKey: 60, "no_size": 1}}},
 	}
 	var b bytes.Buffer
 	if err := report(&b, &Spec{Name: "x"}, lines); err != nil {
@@ -63,11 +70,17 @@ func TestPlainReportDegenerateRules(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"\nruns 0-1 degenerate, their figures reflect the job-building rules more than the log: most jobs changed by rule no_estimate_1s_run; utilization 0.000\n",
-		"\nrun 3 degenerate, their figures reflect the job-building rules more than the log: most lines rejected\n",
+		"\nrun 3 degenerate, their figures reflect the job-building rules more than the log: most jobs rejected\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "run 4 degenerate") || strings.Contains(out, "runs 3-4") {
+		t.Errorf("run 4 (partial lines rejected, not jobs) called degenerate:\n%s", out)
+	}
+	if k := cli.ReasonKeys(map[string]int{sanitize.PartialExecution.String(): 1}); k[partialKey] != 1 {
+		t.Errorf("partialKey %q is not the key of %q: %v", partialKey, sanitize.PartialExecution, k)
 	}
 	if strings.Contains(out, "run 2 degenerate") || strings.Contains(out, "runs 2") {
 		t.Errorf("run 2 (sizes from field 5, the same line) called degenerate:\n%s", out)

@@ -104,9 +104,13 @@ func report(w io.Writer, spec *Spec, lines []Line) error {
 	return nil
 }
 
+// partialKey is the rejected_by key of the lines of partial executions
+// (cli.ReasonKeys of sanitize.PartialExecution's name; TestPartialKey).
+const partialKey = "partial_execution"
+
 // degenerateRuns names the runs whose figures reflect the job-building
 // rules more than the log, as simulate's degenerate warning does: most
-// lines rejected, most jobs changed by one rule (a peer mode on a log
+// jobs rejected, most jobs changed by one rule (a peer mode on a log
 // without estimates runs every job 1 second, and every wait is 0), or
 // utilization near 0. The table's "0.0" and "1.0" there read as a result
 // with only the rule counts below to tell otherwise. Runs with the same
@@ -117,8 +121,10 @@ func degenerateRuns(w io.Writer, lines []Line) {
 	for _, l := range lines {
 		m := l.Summary
 		var parts []string
-		if 2*m.Rejected > m.Jobs+m.Rejected {
-			parts = append(parts, "most lines rejected")
+		// (Lines of partial executions are not jobs: a log of
+		// checkpointed jobs has several a job, its summary line simulated.)
+		if r := m.Rejected - m.RejectedBy[partialKey]; 2*r > m.Jobs+r {
+			parts = append(parts, "most jobs rejected")
 		}
 		for _, rule := range cli.MostlyChanged(m.Changed, m.Jobs) {
 			parts = append(parts, "most jobs changed by rule "+rule)
