@@ -23,7 +23,9 @@ type ReorderReport struct {
 	// OutOfOrder counts jobs submitted before the job logged just before
 	// them, of the jobs with a known submit time (the count
 	// swf.Stats.OutOfOrder also gives): an unknown one (-1) is not
-	// compared, neither as the later job nor as the earlier.
+	// compared, neither as the later job nor as the earlier, nor is a line
+	// of a partial execution (status 2, 3 or 4), which repeats its job's
+	// submit time.
 	OutOfOrder int
 	// Moved counts jobs whose position changed.
 	Moved int
@@ -45,7 +47,7 @@ func Reorder(jobs []swf.Job) ([]swf.Job, ReorderReport) {
 		// As swf.Stats.OutOfOrder: an unknown submit time (-1) is skipped,
 		// and the job after it compared with the known one before it (each
 		// -1 after a known time was counted, and a job after a -1 never).
-		if s := jobs[i].Submit; s >= 0 {
+		if s, st := jobs[i].Submit, jobs[i].Status; s >= 0 && (st < swf.StatusPartial || st > swf.StatusLastFail) {
 			if s < last {
 				rep.OutOfOrder++
 			}

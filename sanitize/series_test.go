@@ -10,6 +10,17 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
+// Reorder counts as swf.Stats.OutOfOrder does: the lines of partial
+// executions (status 2, 3, 4), which repeat their job's submit time where
+// the log puts each run, are not compared (job 1's two counted 2).
+func TestReorderPartialLines(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, Submit: 0, Status: 1}, {ID: 2, Submit: 100, Status: 1}, {ID: 1, Submit: 0, Status: 2},
+		{ID: 1, Submit: 0, Status: 3}, {ID: 3, Submit: 200, Status: 1}, {ID: 4, Submit: 150, Status: 1}}
+	if _, rep := Reorder(jobs); rep.OutOfOrder != 1 {
+		t.Errorf("out of order %d, want 1 (job 4)", rep.OutOfOrder)
+	}
+}
+
 func TestReorder(t *testing.T) {
 	jobs := []swf.Job{{ID: 1, Submit: 10}, {ID: 2, Submit: 5}, {ID: 3, Submit: 10}, {ID: 2, Submit: 20}, {ID: 4, Submit: 1}, {ID: 2, Submit: 30}}
 	got, rep := Reorder(jobs)

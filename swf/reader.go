@@ -81,7 +81,10 @@ type Stats struct {
 	// after it), not every later job as well, as when each was compared
 	// with the largest submit time before it. Unknown submit times (-1)
 	// are never compared: they are counted in UnknownSubmit instead, so
-	// that a log with missing submits does not look unsorted.
+	// that a log with missing submits does not look unsorted. Nor are the
+	// lines of partial executions (status 2, 3 and 4): they repeat their
+	// job's submit time where the log puts each run (a checkpointed job's
+	// runs were each counted as going back in time).
 	OutOfOrder    int
 	UnknownSubmit int // jobs whose submit time is -1 (unknown)
 	LateComments  int // comment lines after the first job line (demand lines aside)
@@ -190,7 +193,7 @@ func (r *Reader) count(j *Job) {
 	}
 	if j.Submit < 0 {
 		r.stats.UnknownSubmit++
-	} else {
+	} else if j.Status < StatusPartial || j.Status > StatusLastFail {
 		// last starts at 0 and submits here are >= 0, so the first known
 		// submit is never out of order. The previous submit, not the
 		// largest so far: one corrupt submit (a year 2100 in a 1998 log)

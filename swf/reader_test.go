@@ -110,6 +110,24 @@ func TestReaderOutOfOrder(t *testing.T) {
 	}
 }
 
+// The lines of a checkpointed job's partial executions (status 2, 3, 4)
+// repeat its submit time where the log puts each run: they are not the
+// log going back in time. Job 1's runs, logged after job 2, counted 2;
+// job 4, earlier than job 3, is the one place the log goes back.
+func TestReaderOutOfOrderPartialLines(t *testing.T) {
+	line := func(id, submit, status string) string {
+		return id + " " + submit + " 0 1 1 -1 -1 1 1 -1 " + status + " 1 -1 -1 -1 -1 -1 -1\n"
+	}
+	r := NewReader(strings.NewReader(line("1", "0", "1") + line("2", "100", "1") + line("1", "0", "2") +
+		line("1", "0", "3") + line("3", "200", "1") + line("4", "150", "1") + line("4", "150", "4")))
+	if _, err := r.ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Stats().OutOfOrder; got != 1 {
+		t.Errorf("out of order = %d, want 1 (job 4)", got)
+	}
+}
+
 // One job with a huge submit time (a corrupt field, a year 2100 in a
 // 1998 log) is one place where the log goes back in time, at the job after
 // it: it counted every later job, 7 of these 10, each below the largest
