@@ -419,7 +419,8 @@ func (s *Sim) Now() int64 { return s.now }
 // counted in Result.Rejected, and so is a job whose ID is that of a job
 // still to arrive, waiting or running (sanitize.DuplicateID; the first
 // one loaded is kept), so that Cancel names one job; jobs submitted
-// before Now are an error. A job without a number (ID below 1; SWF's -1)
+// before Now are an error, but for the lines of partial executions
+// (status 2, 3, 4), rejected whenever they come. A job without a number (ID below 1; SWF's -1)
 // is numbered 10^18 + n, n its line's position among the lines given to
 // the Sim (Load's and Submit's, 1 for the first), counted under the rule
 // id_made_up (Result.Changed): no real job has such a number. (A real
@@ -456,6 +457,13 @@ func (s *Sim) load(ctx context.Context, jobs []swf.Job) error {
 		return err // nothing loaded: the Sim goes on
 	}
 	for i := 0; i < len(jobs) && s.now > 0; i++ { // (the clock never goes below 0)
+		if st := jobs[i].Status; st >= swf.StatusPartial && st <= swf.StatusLastFail {
+			// A line of a partial execution repeats its job's submit time
+			// where the log puts the run: admit rejects it whatever its
+			// time (sanitize.PartialExecution), counted, as a whole load
+			// does; it failed a piece loaded after that time.
+			continue
+		}
 		at := jobs[i].Submit
 		if s.cfg.Peer != PeerNone && at <= 0 { // a peer may move it to 1 (peerJob)
 			j := jobs[i]

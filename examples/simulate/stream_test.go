@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -494,5 +495,33 @@ func TestStreamedHostileHeader(t *testing.T) {
 	for i, h := range headers {
 		p := writeLog(t, fmt.Sprintf("hostile%d", i), 3000, h, func(int, []int64) {})
 		streamedSame(t, p, "-policy", "easy")
+	}
+}
+
+// A checkpointed job's partial-execution lines (status 2, 3, 4) repeat
+// its submit time where the log puts each run, hundreds of lines later:
+// such a log streams (it was read whole, errRestart: SDSC-BLUE with 5% of
+// its jobs checkpointed so peaked at about 8 times the memory), and its
+// report, the partial lines rejected and counted, is a whole read's.
+func TestStreamedPartialLines(t *testing.T) {
+	const n = 3 * streamPiece
+	partial := 0
+	path := writeLog(t, "ckpt", n, "", func(i int, f []int64) {
+		if i >= 400 && i%20 == 0 { // a run of the job 400 lines before
+			f[0], f[1], f[10] = int64(i-400+1), int64((i-400)*600), int64(2+i/20%3)
+			partial++
+		}
+	})
+	o, err := parse([]string{"-policy", "easy", path}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stream(context.Background(), o, func(float64) {}); err != nil {
+		t.Fatalf("stream: %v (a log of partial lines behind the clock was read whole)", err)
+	}
+	streamedSame(t, path, "-policy", "easy")
+	code, out, errs := runCmd(t, "-policy", "easy", path)
+	if want := fmt.Sprintf("  partial execution %d", partial); code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {
+		t.Errorf("exit %d, %s: want %q in:\n%s", code, errs, want, out)
 	}
 }
