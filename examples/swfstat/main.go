@@ -164,6 +164,12 @@ type summary struct {
 	// work was counted twice: 1,400 partial lines beside 1,500 jobs made
 	// a load of 445.6% of one of 321.0%, and the lines 2,900 jobs).
 	partial int
+	// larger counts the jobs asking more processors than the header's
+	// machine size, which every simulator rejects ("larger than
+	// machine") unless told a larger machine (simulate -machine): a
+	// held-out log whose header undersizes its machine lost them with
+	// no word from swfstat.
+	larger int
 }
 
 func summarize(r *swf.Reader) (*summary, error) {
@@ -172,6 +178,7 @@ func summarize(r *swf.Reader) (*summary, error) {
 		return nil, err
 	}
 	s := &summary{header: h, queues: map[int64]int{}, seen: map[int64]struct{}{}}
+	s.machine, s.machineErr = h.MachineSize()
 	for j, err := range r.All() {
 		if err != nil {
 			return nil, err
@@ -203,6 +210,9 @@ func summarize(r *swf.Reader) (*summary, error) {
 			s.last = max(s.last, j.Submit)
 		}
 		s.jobs++
+		if s.machineErr == nil && j.Size() > s.machine {
+			s.larger++
+		}
 		farWork := j.RunTime > sanitize.MaxTime || j.Size() > cli.MaxSize
 		if farWork {
 			s.farWork++
@@ -222,7 +232,6 @@ func summarize(r *swf.Reader) (*summary, error) {
 	}
 	s.seen = nil
 	s.stats = r.Stats()
-	s.machine, s.machineErr = h.MachineSize()
 	return s, nil
 }
 
@@ -251,6 +260,9 @@ func (s *summary) print(out io.Writer, name string) {
 		fmt.Fprintf(w, "offered load\tunknown (no machine size)\n")
 	} else {
 		fmt.Fprintf(w, "machine size\t%d processors\n", s.machine)
+		if s.larger > 0 {
+			fmt.Fprintf(w, "larger than machine\t%d (jobs asking more processors: every simulator rejects them unless given a larger -machine)\n", s.larger)
+		}
 		if load, ok := s.offeredLoad(); ok {
 			fmt.Fprintf(w, "offered load\t%.1f%% (Σ size×runtime / (P × submit span))\n", 100*load)
 		} else if s.worked == 0 {
@@ -391,6 +403,7 @@ type summaryJSON struct {
 	NoJobNumber   int            `json:"no_job_number"` // field 1 below 1: no duplicates; the simulators' id_made_up
 	FarSubmits    int            `json:"submits_past_max_time"`
 	FarWork       int            `json:"run_time_or_size_past_max"` // left out of offered_load
+	LargerThan    int            `json:"larger_than_machine"`       // jobs asking more processors than machine_size (0 when unknown)
 	PartialExecs  int            `json:"partial_executions"`        // status 2, 3, 4: not in jobs, duplicate_ids, offered_load, …
 	Skipped       int            `json:"malformed_lines_skipped"`
 	LateComments  int            `json:"comment_lines_after_jobs"`
@@ -414,7 +427,7 @@ func (s *summary) json(name string) summaryJSON {
 	o := summaryJSON{Trace: name, Computer: s.header.Computer, Installation: s.header.Installation, Jobs: s.jobs,
 		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, Rounded: s.stats.Rounded, OtherStatus: s.stats.OtherStatus,
-		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork, PartialExecs: s.partial,
+		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork, LargerThan: s.larger, PartialExecs: s.partial,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	if len(s.stats.OtherStatusCounts) > 0 {
 		o.OtherStatusBy = cli.OtherStatusOf(s.stats).Keys()
