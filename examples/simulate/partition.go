@@ -62,7 +62,12 @@ func partitionLines(info *runInfo, line func(k, format string, a ...any)) {
 		line("partition", "%s alone (-partition): %d jobs, %d of other partitions or of none left out",
 			(cli.PartitionJobs{Number: s.Partition, Name: s.Name}).Label(), s.Jobs, s.LeftOut)
 	}
-	if p := info.partitions; p != nil {
+	if p := info.partitions; p != nil && p.ReadAs == "slurm_qos" {
+		count, jobs := p.JobsText()
+		line("partitions", "the jobs name %s partitions in SWF field 16 (jobs: %s), which the Slurm policy reads as their QOS; "+
+			"it takes a job's partition from field 15 (the queue), which names none for %d jobs: they ran in the default partition "+
+			"(swf/convert writes a Slurm log's partitions to field 15 and its QOS to field 16)", count, jobs, info.slurmNoQueue)
+	} else if p != nil {
 		line("partitions", "%s", p.Note(poolText(info)))
 	}
 }

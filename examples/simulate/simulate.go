@@ -49,6 +49,7 @@ type runInfo struct {
 	slurmDrift, slurmRefused int
 	slurmHint                string // -slurm-conf: why jobs named an unknown partition
 	slurmNoLimit             int    // -slurm-conf: the log's lines without a time limit (field 9)
+	slurmNoQueue             int    // -slurm-conf: the jobs without a queue (field 15 is -1), run in the default partition
 
 	// streamed: the run took the streaming path (stream), whose Result
 	// keeps no records; waits are its logged vs simulated waits.
@@ -62,9 +63,12 @@ type runInfo struct {
 	// estimate filled 6,294 jobs' with no word of it.
 	eMax cli.EMaxScan
 
-	// partitions are the jobs by partition when they name more than one,
-	// simulated as one pool (nil otherwise, and under -slurm-conf, whose
-	// policy has partitions); selected is -partition's.
+	// partitions are the jobs by partition (field 16) when they name more
+	// than one, simulated as one pool, or under -slurm-conf read as their
+	// QOS (ReadAs): LLNL-Atlas's and CEA-Curie's Slurm partitions are in
+	// field 16, which the policy took for QOS with no word, every job in
+	// the default partition (field 15 is -1 there). nil otherwise;
+	// selected is -partition's.
 	partCount  cli.PartitionCount
 	partitions *cli.Partitions
 	selected   *selection
@@ -222,6 +226,10 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	info.simTime = time.Since(t1)
 	if o.slurmConf == "" && info.selected == nil {
 		info.partitions = onePool(tr.header, &info.partCount, info.cfg.MachineSize)
+	} else if info.selected == nil {
+		if info.partitions = info.partCount.Partitions(tr.header); info.partitions != nil {
+			info.partitions.ReadAs = "slurm_qos"
+		}
 	}
 	if o.check {
 		info.checked, info.checkErr = true, info.res.Check()

@@ -115,6 +115,9 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 		if info.trace.jobs[i].ReqTime <= 0 {
 			info.slurmNoLimit++
 		}
+		if info.trace.jobs[i].Queue < 0 {
+			info.slurmNoQueue++
+		}
 	}
 	info.slurmCancelled = p.Unrunnable()
 	// The policy's own rules (a queue 0 run in the default partition)

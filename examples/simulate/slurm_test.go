@@ -253,3 +253,37 @@ func slurmTextLine(t *testing.T, log, name string) (trace, line string) {
 	}
 	return trace, line
 }
+
+// An archive Slurm log (LLNL-Atlas, CEA-Curie) names its partitions in
+// field 16, its queue -1: the Slurm policy reads field 16 as each job's
+// QOS and runs every job in the default partition. The report says so,
+// with the jobs by field-16 partition, in the text and in -json
+// (partitions.read_as "slurm_qos"); it said nothing of them.
+func TestSlurmConfField16Said(t *testing.T) {
+	dir := t.TempDir()
+	const log = `; MaxProcs: 4
+; MaxPartitions: 2
+; Partition: 1 pbatch
+; Partition: 2 pdebug
+1   0 0 600 4 -1 -1 4 600 -1 1 1 1 -1 -1 1 -1 -1
+2  60 0 600 2 -1 -1 2 600 -1 1 1 1 -1 -1 2 -1 -1
+3 120 0 600 2 -1 -1 2 600 -1 1 1 1 -1 -1 1 -1 -1
+`
+	trace := writeTrace(t, dir, "atlas.swf", log)
+	conf := writeTrace(t, dir, "slurm.conf", slurmConf)
+	code, out, errs := runCmd(t, trace, "-slurm-conf", conf)
+	const want = "the jobs name 2 partitions in SWF field 16 (jobs: 2 in partition 1 pbatch, 1 in partition 2 pdebug), " +
+		"which the Slurm policy reads as their QOS; it takes a job's partition from field 15 (the queue), which names none for 3 jobs"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d (%s); text lacks %q:\n%s", code, errs, want, out)
+	}
+	m := runJSON(t, trace, "-slurm-conf", conf)
+	p, _ := m["partitions"].(map[string]any)
+	if p == nil || p["read_as"] != "slurm_qos" || len(p["by_partition"].([]any)) != 2 || p["one_pool_processors"] != nil {
+		t.Errorf("-json partitions = %v", p)
+	}
+	// Without -slurm-conf the same log is the archive's one pool.
+	if code, out, _ := runCmd(t, trace); code != 0 || !strings.Contains(out, "simulated as one pool of 4 processors") {
+		t.Errorf("exit %d; without -slurm-conf:\n%s", code, out)
+	}
+}

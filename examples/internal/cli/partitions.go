@@ -93,6 +93,10 @@ type Partitions struct {
 	// Pool is the processors of the one pool the command took for all
 	// of them (0 when it took none: swfstat).
 	Pool int64 `json:"one_pool_processors,omitempty"`
+	// ReadAs says how a command read field 16 when not as partitions of
+	// one pool: "slurm_qos", simulate -slurm-conf's policy, which reads it
+	// as each job's QOS and takes its partition from field 15.
+	ReadAs string `json:"read_as,omitempty"`
 }
 
 // PartitionJobs is one partition's jobs.
@@ -188,6 +192,16 @@ const notedPartitions = 4
 // took them (how: "simulated as one pool of 400 processors (header
 // MaxProcs)"), and how to simulate one partition alone.
 func (p *Partitions) Note(how string) string {
+	count, jobs := p.JobsText()
+	w := fmt.Sprintf("the jobs name %s partitions (SWF field 16; jobs: %s", count, jobs)
+	return w + "); " + how + ", the archive's reading when they share one machine; " +
+		"if they are separate machines (clusters), simulate -partition N simulates one alone"
+}
+
+// JobsText is the note's count of partitions ("18", "more than 1000")
+// and its list of their jobs ("25727 in partition 1 pbatch, …, 3 in
+// none"), the largest first.
+func (p *Partitions) JobsText() (count, jobs string) {
 	by := slices.Clone(p.ByPartition)
 	slices.SortStableFunc(by, func(a, b PartitionJobs) int { return cmp.Compare(b.Jobs, a.Jobs) })
 	parts := make([]string, 0, notedPartitions+1)
@@ -202,7 +216,7 @@ func (p *Partitions) Note(how string) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d in partition %s", e.Jobs, e.Label()))
 	}
-	count := strconv.Itoa(len(by))
+	count = strconv.Itoa(len(by))
 	if p.Beyond > 0 {
 		count = fmt.Sprintf("more than %d", len(by))
 		parts = append(parts, fmt.Sprintf("%d in partitions past the first %d, not told apart", p.Beyond, len(by)))
@@ -210,7 +224,5 @@ func (p *Partitions) Note(how string) string {
 	if p.NoPartition > 0 {
 		parts = append(parts, fmt.Sprintf("%d in none", p.NoPartition))
 	}
-	w := fmt.Sprintf("the jobs name %s partitions (SWF field 16; jobs: %s", count, strings.Join(parts, ", "))
-	return w + "); " + how + ", the archive's reading when they share one machine; " +
-		"if they are separate machines (clusters), simulate -partition N simulates one alone"
+	return count, strings.Join(parts, ", ")
 }
