@@ -463,3 +463,35 @@ func TestOtherStatusSaid(t *testing.T) {
 		t.Errorf("-json other_status %+v, want 3 lines: -2: 2, -4: 1", o)
 	}
 }
+
+// The lines of partial executions (status 2, 3, 4: a checkpointed job's
+// runs, its summary line simulated) are not jobs: the first line counted
+// them among the jobs ("5 jobs" of 3) and the report said "2 jobs not
+// simulated". Rejected jobs are still said as jobs.
+func TestPartialLinesNotJobs(t *testing.T) {
+	const log = "; MaxProcs: 4\n" +
+		"1 0 5 300 2 -1 -1 2 400 -1 1 1 1 -1 -1 -1 -1 -1\n" +
+		"1 0 5 100 2 -1 -1 2 400 -1 2 1 1 -1 -1 -1 -1 -1\n" +
+		"1 0 5 100 2 -1 -1 2 400 -1 3 1 1 -1 -1 -1 -1 -1\n" +
+		"2 10 5 300 2 -1 -1 2 400 -1 1 2 1 -1 -1 -1 -1 -1\n" +
+		"3 20 5 300 8 -1 -1 8 400 -1 1 2 1 -1 -1 -1 -1 -1\n" +
+		"4 30 5 300 2 -1 -1 2 400 -1 1 2 1 -1 -1 -1 -1 -1\n"
+	path := filepath.Join(t.TempDir(), "ckpt.swf")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := command(context.Background(), []string{"-trace", path}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"4 processors, 4 jobs (and 2 lines of partial executions) over 0 days",
+		"(1 job not simulated: 1 larger than machine)", "(2 lines of partial executions not simulated"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "jobs not simulated: 1 larger than machine, 2 partial execution") {
+		t.Errorf("partial lines counted as jobs:\n%s", s)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 )
 
 // report prints the run's findings in a few readable blocks.
@@ -47,7 +48,16 @@ func report(w io.Writer, r *result, files []string) {
 		fmt.Fprintf(w, "  (jobs changed by rules: %s)\n", cli.RuleCounts(ch))
 	}
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
-		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), cli.Reasons(cli.ByReason(rej)))
+		// (the lines of partial executions apart: they are not jobs)
+		by := cli.ByReason(rej)
+		partial := by[sanitize.PartialExecution.String()]
+		delete(by, sanitize.PartialExecution.String())
+		if n := len(rej.Excluded) - partial; n > 0 {
+			fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(n, "job"), cli.Reasons(by))
+		}
+		if partial > 0 {
+			fmt.Fprintf(w, "  (%s of partial executions not simulated: every simulator leaves them out, their job's summary line is simulated)\n", plural(partial, "line"))
+		}
 	}
 	if n := r.w.outOfOrder; n > 0 {
 		fmt.Fprintf(w, "  (%s earlier than the line before them: simulated in submit order)\n", plural(n, "job line"))

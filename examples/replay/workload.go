@@ -113,9 +113,16 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 	if parts != nil {
 		parts.Pool = machine
 	}
+	// The lines of partial executions are not jobs (every simulator
+	// leaves them out): counted apart, they were "5 jobs" of 3.
+	desc := fmt.Sprintf("trace: %s, %d processors, %d jobs over %.0f days", filepath.Base(path), machine, len(jobs), days)
+	if partial := countPartial(jobs); partial > 0 {
+		desc = fmt.Sprintf("trace: %s, %d processors, %d jobs (and %s of partial executions) over %.0f days",
+			filepath.Base(path), machine, len(jobs)-partial, plural(partial, "line"), days)
+	}
 	return workload{
 		name:    filepath.Base(path),
-		desc:    fmt.Sprintf("trace: %s, %d processors, %d jobs over %.0f days", filepath.Base(path), machine, len(jobs), days),
+		desc:    desc,
 		machine: machine,
 		jobs:    jobs,
 		// (the count only: every simulator takes jobs in submit order)
@@ -125,4 +132,15 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 		otherStatus: cli.OtherStatusOf(st),
 		partitions:  parts,
 	}, nil
+}
+
+// countPartial counts the lines of partial executions (cli.PartialLine).
+func countPartial(jobs []swf.Job) int {
+	n := 0
+	for i := range jobs {
+		if cli.PartialLine(&jobs[i]) {
+			n++
+		}
+	}
+	return n
 }
