@@ -110,3 +110,13 @@ func TestSlurmSubmitMaxInt64(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }
+
+// One line out of order is "1 job line", not "1 job lines".
+func TestOutOfOrderSingular(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "ooo.swf", "; MaxProcs: 4\n"+
+		"1 10 0 100 1 -1 -1 1 200 -1 1 1 1 -1 -1 -1 -1 -1\n"+
+		"2 5 0 100 1 -1 -1 1 200 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	if code, out, _ := runCmd(t, p); code != 0 || !strings.Contains(out, "1 job line earlier than the line before them") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

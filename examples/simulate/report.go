@@ -48,8 +48,12 @@ func warnings(info *runInfo) []warning {
 		add("skipped", map[string]int{"lines": st.Skipped}, "%s", w) // (the rounded fields: their own warning below)
 	}
 	if st.OutOfOrder > 0 {
+		lines := "job lines"
+		if st.OutOfOrder == 1 { // ("1 job lines")
+			lines = "job line"
+		}
 		add("out_of_order", map[string]int{"lines": st.OutOfOrder},
-			"%d job lines earlier than the line before them (simulated in submit order)", st.OutOfOrder)
+			"%d %s earlier than the line before them (simulated in submit order)", st.OutOfOrder, lines)
 	}
 	if st.LateComments > 0 {
 		add("late_comments", map[string]int{"lines": st.LateComments}, "%d comment lines after the first job line", st.LateComments)
