@@ -1,6 +1,8 @@
 package sched_test
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/sched"
@@ -54,6 +56,33 @@ func TestKillCheck(t *testing.T) {
 		cfg.KillCheck = bad
 		if cfg.Validate() == nil {
 			t.Errorf("KillCheck %d validated", bad)
+		}
+	}
+}
+
+// A job killed at the check after its estimate ran past twice a short
+// estimate (10 s, killed at the 30 s check): the kill ended it, so it is
+// not counted in Summary.Overran (reports said "consider -kill" of a run
+// with -kill), on the records' path and SummaryOnly's alike. A job that
+// overran without a kill is still counted.
+func TestKillCheckNotOverran(t *testing.T) {
+	jobs := []swf.Job{job(1, 0, 1000, 1, 10), job(2, 0, 500, 1, 100)}
+	for _, only := range []bool{false, true} {
+		cfg := sched.EASY(4)
+		cfg.KillAtEstimate, cfg.KillCheck, cfg.SummaryOnly = true, 30, only
+		res, err := sched.Run(context.Background(), cfg, slices.Clone(jobs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := res.Summary; s.Killed != 2 || s.Overran != 0 {
+			t.Errorf("SummaryOnly %v: killed %d, overran %d; want 2 and 0", only, s.Killed, s.Overran)
+		}
+		cfg.KillAtEstimate, cfg.KillCheck = false, 0
+		if res, err = sched.Run(context.Background(), cfg, slices.Clone(jobs)); err != nil {
+			t.Fatal(err)
+		}
+		if s := res.Summary; s.Killed != 0 || s.Overran != 2 {
+			t.Errorf("SummaryOnly %v, no kill: killed %d, overran %d; want 0 and 2", only, s.Killed, s.Overran)
 		}
 	}
 }

@@ -121,7 +121,10 @@ type Summary struct {
 	// Overran counts the started jobs that ran more than twice their
 	// estimate. Each one holds processors long after every prediction of
 	// it expired (S3), which a backfilling scheduler cannot plan around: if
-	// there are many, consider Config.KillAtEstimate.
+	// there are many, consider Config.KillAtEstimate. A killed job is not
+	// counted: under Config.KillCheck one whose estimate is shorter than
+	// the wait to the next check runs past twice it, ended by the kill
+	// all the same (reports said "consider -kill" of a run with -kill).
 	Overran int
 
 	MeanWait     float64 // seconds
@@ -251,7 +254,7 @@ func (sum *Summary) count(r *Record) {
 	if r.Killed {
 		sum.Killed++
 	}
-	if r.Start >= 0 && r.Estimate > 0 && r.RunTime > 2*r.Estimate {
+	if r.Start >= 0 && !r.Killed && r.Estimate > 0 && r.RunTime > 2*r.Estimate {
 		sum.Overran++
 	}
 	if r.Cancelled {

@@ -79,7 +79,7 @@ func (s *Sim) foldLive(jb *Job) {
 		f.counts.Killed++
 		c |= ruleKilled
 	}
-	if started && jb.e > 0 && jb.r > 2*jb.e {
+	if started && !killed && jb.e > 0 && jb.r > 2*jb.e { // (Summary.Overran)
 		f.counts.Overran++
 	}
 	if jb.state == cancelled {
