@@ -47,10 +47,12 @@ func Reorder(jobs []swf.Job) ([]swf.Job, ReorderReport) {
 		// As swf.Stats.OutOfOrder: an unknown submit time (-1) is skipped,
 		// and the job after it compared with the known one before it (each
 		// -1 after a known time was counted, and a job after a -1 never).
-		if s, st := jobs[i].Submit, jobs[i].Status; s >= 0 && (st < swf.StatusPartial || st > swf.StatusLastFail) {
-			if s < last {
-				rep.OutOfOrder++
-			}
+		switch s := jobs[i].Submit; {
+		case s < 0:
+		case s >= last:
+			last = s
+		case !jobs[i].Status.Partial():
+			rep.OutOfOrder++
 			last = s
 		}
 	}

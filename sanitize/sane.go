@@ -84,7 +84,7 @@ func Check(j *swf.Job, machineSize int64) Reason {
 		return LargerThanMachine
 	case j.Submit > MaxTime || j.RunTime > MaxTime || j.ReqTime > MaxTime:
 		return TimeOutOfRange
-	case j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail:
+	case j.Status.Partial():
 		return PartialExecution
 	}
 	return SaneJob

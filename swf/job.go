@@ -22,6 +22,13 @@ const (
 	StatusCancelled Status = 5 // cancelled before (or while) running
 )
 
+// Partial reports whether a line of this status is one partial execution
+// of a job (2, 3 or 4: a run of a checkpointed or swapped job), whose
+// summary line, under the same number, carries the whole run: not a job
+// of its own. It repeats its job's submit time where the log puts the
+// run.
+func (s Status) Partial() bool { return s >= StatusPartial && s <= StatusLastFail }
+
 // Job is one line of an SWF trace: the 18 fields of the Standard Workload
 // Format, in order, with Unknown (-1) for missing values. Times are int64
 // seconds; field 6 is a float because archive logs write fractional

@@ -224,3 +224,12 @@ func TestMachineSize(t *testing.T) {
 		t.Errorf("empty header: %v", err)
 	}
 }
+
+// Partial is the SWF definition's 2, 3 and 4 only.
+func TestStatusPartial(t *testing.T) {
+	for s := Status(-2); s <= 7; s++ {
+		if got, want := s.Partial(), s == StatusPartial || s == StatusLastPart || s == StatusLastFail; got != want {
+			t.Errorf("Status(%d).Partial() = %v", s, got)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
-	"github.com/batchq/batchq/sanitize"
 )
 
 // report prints the run's findings in a few readable blocks.
@@ -50,8 +49,7 @@ func report(w io.Writer, r *result, files []string) {
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
 		// (the lines of partial executions apart: they are not jobs)
 		by := cli.ByReason(rej)
-		partial := by[sanitize.PartialExecution.String()]
-		delete(by, sanitize.PartialExecution.String())
+		partial := cli.TakePartial(by)
 		if n := len(rej.Excluded) - partial; n > 0 {
 			fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(n, "job"), cli.Reasons(by))
 		}

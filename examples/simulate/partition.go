@@ -65,7 +65,7 @@ func partitionLines(info *runInfo, line func(k, format string, a ...any)) {
 	if p := info.partitions; p != nil && p.ReadAs == "slurm_qos" {
 		count, jobs := p.JobsText()
 		line("partitions", "the jobs name %s partitions in SWF field 16 (jobs: %s), which the Slurm policy reads as their QOS; "+
-			"it takes a job's partition from field 15 (the queue), which names none for %d jobs: they ran in the default partition "+
+			"it takes a job's partition from field 15 (the queue), which is -1 on %d of the log's lines: the jobs among them ran in the default partition "+
 			"(swf/convert writes a Slurm log's partitions to field 15 and its QOS to field 16)", count, jobs, info.slurmNoQueue)
 	} else if p != nil {
 		line("partitions", "%s", p.Note(poolText(info)))
@@ -119,7 +119,7 @@ func partitionSize(jobs []swf.Job, whole int64) (size int64, from, over string) 
 		if n <= 0 || n > cli.MaxSize {
 			continue
 		}
-		if j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail {
+		if j.Status.Partial() {
 			continue // (a part of a job whose summary line is counted: twice its processors)
 		}
 		largest = max(largest, n)

@@ -233,9 +233,7 @@ func degeneracy(res *sched.Result, changed, cancelled map[string]int, waited boo
 	d := &degenerate{Jobs: n, OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
 		AllWaitsZero: sum.Included > 0 && !waited, Changed: changed}
 	d.rejectedBy = cli.ByReason(res.Rejected)
-	partial := sanitize.PartialExecution.String()
-	d.PartialLines = d.rejectedBy[partial]
-	delete(d.rejectedBy, partial)
+	d.PartialLines = cli.TakePartial(d.rejectedBy)
 	d.Rejected = len(res.Rejected.Excluded) - d.PartialLines
 	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
 	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {

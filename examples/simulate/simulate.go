@@ -49,7 +49,7 @@ type runInfo struct {
 	slurmDrift, slurmRefused int
 	slurmHint                string // -slurm-conf: why jobs named an unknown partition
 	slurmNoLimit             int    // -slurm-conf: the log's lines without a time limit (field 9)
-	slurmNoQueue             int    // -slurm-conf: the jobs without a queue (field 15 is -1), run in the default partition
+	slurmNoQueue             int    // -slurm-conf: the log's lines without a queue (field 15 is -1): the policy runs their jobs in the default partition
 
 	// streamed: the run took the streaming path (stream), whose Result
 	// keeps no records; waits are its logged vs simulated waits.

@@ -273,7 +273,7 @@ func TestSlurmConfField16Said(t *testing.T) {
 	conf := writeTrace(t, dir, "slurm.conf", slurmConf)
 	code, out, errs := runCmd(t, trace, "-slurm-conf", conf)
 	const want = "the jobs name 2 partitions in SWF field 16 (jobs: 2 in partition 1 pbatch, 1 in partition 2 pdebug), " +
-		"which the Slurm policy reads as their QOS; it takes a job's partition from field 15 (the queue), which names none for 3 jobs"
+		"which the Slurm policy reads as their QOS; it takes a job's partition from field 15 (the queue), which is -1 on 3 of the log's lines"
 	if code != 0 || !strings.Contains(out, want) {
 		t.Errorf("exit %d (%s); text lacks %q:\n%s", code, errs, want, out)
 	}

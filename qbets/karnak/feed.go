@@ -213,7 +213,7 @@ func unusable(base int64, j *swf.Job, gpusOK bool) string {
 		return "size out of range"
 	case !inSpan(base, j):
 		return "time out of range"
-	case j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail:
+	case j.Status.Partial():
 		// One run of a checkpointed job (status 2, 3 or 4) whose summary
 		// line, under the same number, carries the whole: replayed, it
 		// was a job of its own, and the summary a "duplicate ID" (or the

@@ -25,6 +25,17 @@ func ByReason(rep sanitize.Report) map[string]int {
 	return by
 }
 
+// TakePartial removes the lines of partial executions from by (ByReason's
+// counts) and returns how many there were: they are not jobs, and a report
+// that counts rejected jobs says them apart (a checkpointed log's runs
+// read as "mostly rejected").
+func TakePartial(by map[string]int) int {
+	k := sanitize.PartialExecution.String()
+	n := by[k]
+	delete(by, k)
+	return n
+}
+
 // Reasons is by as "49 duplicate ID, 2 no size", reasons in alphabetical
 // order; "" when by is empty.
 func Reasons(by map[string]int) string {
@@ -213,5 +224,5 @@ func NoSaneJob(path string, read int, by map[string]int) error {
 // 2, 3 or 4), which sanitize.Check rejects as sanitize.PartialExecution
 // whatever its other fields: it holds no job number.
 func PartialLine(j *swf.Job) bool {
-	return j.Status >= swf.StatusPartial && j.Status <= swf.StatusLastFail
+	return j.Status.Partial()
 }
