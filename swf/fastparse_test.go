@@ -41,7 +41,7 @@ func sameParse(t interface {
 	srounded, serr := parseJobScan(line, &scan)
 	grounded, gerr := parseJob(line, &got, stale())
 	if grounded != srounded || took && srounded != 0 {
-		t.Fatalf("%q: rounded %d fields, parseJobScan %d (parseFast took it: %v)", line, grounded, srounded, took)
+		t.Fatalf("%q: rounded fields %b, parseJobScan %b (parseFast took it: %v)", line, grounded, srounded, took)
 	}
 	if took && serr != nil {
 		t.Fatalf("%q: parseFast took a line parseJobScan refuses (%v): %+v", line, serr, fast)

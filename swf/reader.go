@@ -8,6 +8,7 @@ import (
 	"iter"
 	"maps"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -114,6 +115,12 @@ type Stats struct {
 	// as in whole seconds ("-0.5" is no "unknown" and no 0); a value
 	// in another notation ("1e3", "0x10", "inf") is still not a number.
 	Rounded int
+	// RoundedFields splits Rounded by field: RoundedFields[k] counts
+	// field k+1 (only the time fields' entries, 1, 2, 3, 8 and 17, can be
+	// other than 0). A simulator uses fields 2, 4 and 9 alone (submit,
+	// run and requested time): a log whose fractions are all in the wait
+	// or the think time simulates as it would in whole seconds.
+	RoundedFields [NumFields]int
 }
 
 // maxStatusValues bounds Stats.OtherStatusCounts (its doc says 64).
@@ -363,7 +370,9 @@ func (r *Reader) next(j *Job) error {
 		}
 		// Counted as read, as Skipped is: a job that Header reads
 		// ahead is counted before Read returns it.
-		r.stats.Rounded += rounded
+		if rounded != 0 { // (a line with a fraction in a time field: rare)
+			r.countRounded(rounded)
+		}
 		return nil
 	}
 	return r.err
@@ -635,14 +644,26 @@ var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 // integer.
 const statusField = 10
 
+// countRounded adds the time fields of a line that were read rounded
+// (parseJob's mask: bit k for field k+1) to Stats.Rounded and
+// RoundedFields.
+func (r *Reader) countRounded(mask uint32) {
+	r.stats.Rounded += bits.OnesCount32(mask)
+	for k := range NumFields {
+		if mask&(1<<k) != 0 {
+			r.stats.RoundedFields[k]++
+		}
+	}
+}
+
 // parseJob parses the 18 fields of a job line that starts with a field
 // into j (left partly written on error), all but j.Demand. A line in the
 // archive's plain forms goes by parseFast, a byte at a time without bounds
 // checks (s its scratch); parseJobScan takes any other, and decides every
-// error. It returns how many time fields it rounded (parseFast rounds
-// none: a '.' in an integer field sends the line to parseJobScan, so
+// error. It returns the time fields it rounded, bit k for field k+1
+// (parseFast rounds none: a '.' in an integer field sends the line to parseJobScan, so
 // that whole-second logs pay nothing for the rounding).
-func parseJob(line []byte, j *Job, s *fastScratch) (int, *ParseError) {
+func parseJob(line []byte, j *Job, s *fastScratch) (uint32, *ParseError) {
 	if parseFast(line, j, s) {
 		return 0, nil
 	}
@@ -654,12 +675,12 @@ func parseJob(line []byte, j *Job, s *fastScratch) (int, *ParseError) {
 // field a plain decimal ("142.00", up to 15 digits), takes one pass over its
 // bytes; any other token is cut out and handed to parseInt or parseFloat,
 // which give the same values on the plain forms and decide the rest; a
-// time field's fraction goes to parseTime. It returns how many time
-// fields it rounded.
-func parseJobScan(line []byte, j *Job) (int, *ParseError) {
+// time field's fraction goes to parseTime. It returns the time fields it
+// rounded, bit k for field k+1.
+func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 	var ints [NumFields]int64
 	var floats [NumFields]float64
-	n, rounded := 0, 0
+	n, rounded := 0, uint32(0)
 	for i := 0; ; n++ {
 		i = blanks(line, i)
 		if uint(i) >= uint(len(line)) { // (i == len(line), or len(line)+1 after a last field; unsigned here and below: no bounds checks)
@@ -724,7 +745,7 @@ func parseJobScan(line []byte, j *Job) (int, *ParseError) {
 		} else if timeField[n] {
 			var r bool
 			if ints[n], r, err = parseTime(line[start:i]); r {
-				rounded++
+				rounded |= 1 << n
 			}
 		} else {
 			ints[n], err = parseInt(line[start:i])

@@ -46,6 +46,13 @@ func TestFractionalTimesRounded(t *testing.T) {
 		if st := r.Stats(); st.Rounded != 6 || st.Skipped != 0 {
 			t.Errorf("lenient %v: Rounded %d, Skipped %d; want 6, 0", lenient, st.Rounded, st.Skipped)
 		}
+		// by field: 20.5 in field 2, 0.4 in 3, 100.6 and 99.5 in 4, .5 in
+		// 9, 7.49 in 18
+		var byField [NumFields]int
+		byField[1], byField[2], byField[3], byField[8], byField[17] = 1, 1, 2, 1, 1
+		if st := r.Stats(); st.RoundedFields != byField {
+			t.Errorf("lenient %v: RoundedFields %v, want %v", lenient, st.RoundedFields, byField)
+		}
 	}
 }
 

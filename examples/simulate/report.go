@@ -77,7 +77,15 @@ func warnings(info *runInfo) []warning {
 			add("header", map[string][]string{"messages": msgs}, "header: %s", m)
 		}
 	}
-	if st.Rounded > 0 {
+	// The rounded fields a simulation reads: submit, run and requested
+	// time (fields 2, 4, 9); a fraction in the wait or the think time (3,
+	// 18) changes no schedule, batchq's or pyss's (whose parser converts
+	// a field only when it is read; predictsim's descends from it).
+	simRounded := st.RoundedFields[1] + st.RoundedFields[3] + st.RoundedFields[8]
+	if st.Rounded > 0 && simRounded == 0 {
+		add("rounded", map[string]int{"fields": st.Rounded, "simulated_fields": 0},
+			"%s, all in the wait or the think time (fields 3, 18), which no simulation reads: the schedule is that of the whole seconds", cli.RoundedNote(st.Rounded))
+	} else if st.Rounded > 0 {
 		if p := info.cfg.Peer; p != sched.PeerNone {
 			// The peers read field 4 as a float and truncate it when
 			// they build the job, and fail on a fraction in the other
