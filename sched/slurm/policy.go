@@ -101,8 +101,11 @@ type Policy struct {
 	decayF  float64
 	// pow[k] is decayF^powDt[k]: k = 0 for the jobs that ran since the
 	// last calculation, which share their Δ, 1 for one that started since.
-	powDt                     [2]int64
-	pow                       [2]float64
+	powDt [2]int64
+	pow   [2]float64
+	// powTab[dt] is decayF^dt once computed (0: not yet), for dt up to
+	// the calculation period (decayPow).
+	powTab                    []float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
 	// epoch is Config.UnixStart: the named-node plan's grids lie on it.
