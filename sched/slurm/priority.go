@@ -293,16 +293,19 @@ func (p *Policy) begin(now int64) {
 // folded into the last one: decay composes (d^a·d^b = d^(a+b)) and no
 // usage is added.
 func (p *Policy) catchUp(now int64) {
-	lazy := p.lazyCalc()
+	lazy := false
 	if p.stillSkip || p.tickSkip {
 		// The pass of the last calculation or tick Run passed over; their
 		// priorities are read by nothing with stillLazy (stillspan.go).
-		lazy = lazy || p.stillSkip && p.stillLazy
+		lazy = p.stillSkip && p.stillLazy
 		p.stillPass(now)
 	}
+	// Most calls find no calculation due: lazyCalc (fields set at Run's
+	// start) is read only past that test.
 	if !p.started || now < p.nextCalc {
 		return
 	}
+	lazy = lazy || p.lazyCalc()
 	if p.jobs.len() == 0 {
 		k := (now - p.nextCalc) / p.calcPeriod
 		p.nextCalc += k * p.calcPeriod
