@@ -252,11 +252,11 @@ type Sim struct {
 	// answers Pass.Job in byID's place).
 	live map[int64]*Job
 	// byID maps the ID of every waiting or running job to its live state
-	// while live is nil: Pass.Job's look-up, built by its first call. It
-	// holds the queue and the machine, not the whole log as live does
-	// after Load, so keeping it costs a map update per arrival and end in
-	// a small map.
-	byID  map[int64]*Job
+	// while live is nil: Pass.Job's look-up, built by its first call
+	// (nil until then). It holds the queue and the machine, not the whole
+	// log as live does after Load, so keeping it costs an update per
+	// arrival and end (byid.go).
+	byID  *jobsByID
 	hiID  int64 // the largest admitted ID but the made-up ones (madeUpID)
 	anyID bool  // some job was admitted
 	lines int64 // the lines given to admit: a job without a number is numbered from it (madeUpID)
@@ -785,11 +785,11 @@ func (s *Sim) job(id int64) *Job {
 		return s.live[id]
 	}
 	if s.byID == nil {
-		s.byID = make(map[int64]*Job, s.waitFCFS.Len()+s.run.Len())
-		s.waitFCFS.Ascend(func(j *Job) bool { s.byID[j.j.ID] = j; return true })
-		s.run.Ascend(func(j *Job) bool { s.byID[j.j.ID] = j; return true })
+		s.byID = new(jobsByID)
+		s.waitFCFS.Ascend(func(j *Job) bool { s.byID.put(j); return true })
+		s.run.Ascend(func(j *Job) bool { s.byID.put(j); return true })
 	}
-	return s.byID[id]
+	return s.byID.get(id)
 }
 
 // activate builds the live state of record k's job, arriving at at. Live
@@ -1250,7 +1250,7 @@ func (s *Sim) arrive(jb *Job) {
 	if s.live != nil {
 		s.live[jb.j.ID] = jb
 	} else if s.byID != nil {
-		s.byID[jb.j.ID] = jb
+		s.byID.put(jb)
 	}
 	s.waitFCFS.ReplaceOrInsert(jb)
 	if s.waitSJ != nil { // it joins waitSJ later (sjFrom)
@@ -1341,7 +1341,7 @@ func (s *Sim) release(jb *Job) {
 	if s.live != nil {
 		delete(s.live, jb.j.ID)
 	} else if s.byID != nil {
-		delete(s.byID, jb.j.ID)
+		s.byID.del(jb.j.ID)
 	}
 	s.noteEnd(int32(jb.idx))
 	s.close(jb)

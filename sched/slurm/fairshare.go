@@ -120,7 +120,11 @@ type tree struct {
 	last32Key int64
 	last32    int
 	last32OK  bool
-	users     int // user associations (g_user_assoc_count)
+	// byUser[u] is the last (Group, association) byNum32 answered for
+	// User u, below denseUsers: a slot by index where the map hashed
+	// (most users submit under one group).
+	byUser []userSlot
+	users  int // user associations (g_user_assoc_count)
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
 	defAcct map[string]string

@@ -101,8 +101,11 @@ type Policy struct {
 	decayF  float64
 	// pow[k] is decayF^powDt[k]: k = 0 for the jobs that ran since the
 	// last calculation, which share their Δ, 1 for one that started since.
-	powDt                     [2]int64
-	pow                       [2]float64
+	powDt [2]int64
+	pow   [2]float64
+	// powTab[dt] is decayF^dt once computed (0: not yet), for dt up to
+	// the calculation period (decayPow).
+	powTab                    []float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
 	// epoch is Config.UnixStart: the named-node plan's grids lie on it.
@@ -421,6 +424,16 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 // a trace are one association, so that on a trace without users fair
 // share gives every job the same factor, as no users means, rather than
 // an association per job, each new and so first in line.
+// userSlot is tree.byUser's entry: User's last Group and its association.
+type userSlot struct {
+	group int64
+	assoc int
+	ok    bool
+}
+
+// denseUsers bounds tree.byUser: at most 24 bytes a User below it.
+const denseUsers = 1 << 16
+
 func (p *Policy) assocOf(j *swf.Job) int {
 	// The association of a (user, group) pair never changes: remember it
 	// rather than build the names again for every job. A pair of 32-bit
@@ -432,12 +445,25 @@ func (p *Policy) assocOf(j *swf.Job) int {
 		if t.last32OK && t.last32Key == key {
 			return t.last32
 		}
+		u := j.User
+		if uint64(u) < uint64(len(t.byUser)) {
+			if s := t.byUser[u]; s.ok && s.group == j.Group {
+				t.last32Key, t.last32, t.last32OK = key, s.assoc, true
+				return s.assoc
+			}
+		}
 		i, ok := t.byNum32[key]
 		if !ok {
 			i = p.assocByName(j)
 			t.byNum32[key] = i
 		}
 		t.last32Key, t.last32, t.last32OK = key, i, true
+		if u >= 0 && u < denseUsers {
+			if u >= int64(len(t.byUser)) {
+				t.byUser = append(t.byUser, make([]userSlot, min(max(u+1-int64(len(t.byUser)), int64(len(t.byUser))), denseUsers-int64(len(t.byUser))))...)
+			}
+			t.byUser[u] = userSlot{group: j.Group, assoc: i, ok: true}
+		}
 		return i
 	}
 	key := [2]int64{j.User, j.Group}
