@@ -242,6 +242,11 @@ type Sim struct {
 	// interface to examples/simulate's Hooks (Start and End only) did
 	// nothing.
 	resObs []Observer
+	// hooks are the observers' funcs by kind while every observer is a
+	// Hooks value (mixed false): the event loop calls them directly, not
+	// through the interface (see notify).
+	hooks observerHooks
+	mixed bool
 	// live maps the ID of every job admitted and not yet ended or
 	// cancelled to its live state (nil while it is to arrive): a job with
 	// one of these IDs is rejected as sanitize.DuplicateID, so that an ID
@@ -406,8 +411,14 @@ func (s *Sim) compactRecs() {
 // Observe registers an observer.
 func (s *Sim) Observe(o Observer) {
 	s.obs = append(s.obs, o)
-	if h, ok := o.(Hooks); !ok || h.Reservation != nil {
+	h, ok := o.(Hooks)
+	if !ok || h.Reservation != nil {
 		s.resObs = append(s.resObs, o)
+	}
+	if ok {
+		s.hooks.add(h)
+	} else {
+		s.mixed = true
 	}
 }
 
@@ -906,9 +917,7 @@ func (s *Sim) Cancel(id int64) bool {
 		delete(s.live, id)
 	}
 	s.close(jb)
-	for _, o := range s.obs {
-		o.OnEnd(s.now, &jb.j, true)
-	}
+	s.notifyEnd(jb, true)
 	s.afterExternal()
 	return true
 }
@@ -1182,7 +1191,7 @@ func (s *Sim) terminateAsPredicted() {
 	})
 	for _, r := range ends {
 		s.release(r)
-		s.notifyEnd(r)
+		s.notifyEnd(r, false)
 	}
 }
 
@@ -1256,9 +1265,7 @@ func (s *Sim) arrive(jb *Job) {
 	if s.waitSJ != nil { // it joins waitSJ later (sjFrom)
 		s.sjNew = append(s.sjNew, newcomer{jb, jb.seq})
 	}
-	for _, o := range s.obs {
-		o.OnSubmit(s.now, &jb.j)
-	}
+	s.notifySubmit(jb)
 }
 
 func (s *Sim) removeWaiting(jb *Job) {
@@ -1299,9 +1306,7 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	s.consRun(s.now, jb.predEnd(), jb.n)
 	s.push(evTerm, event{t: s.now + jb.r, job: jb})
 	s.armExpiry(jb)
-	for _, o := range s.obs {
-		o.OnStart(s.now, &jb.j, backfilled)
-	}
+	s.notifyStart(jb, backfilled)
 }
 
 // killCheckTime is the first multiple of period at or after t (t and
@@ -1323,7 +1328,7 @@ func (s *Sim) terminate(jb *Job) {
 	}
 	s.release(jb)
 	s.learn(jb)
-	s.notifyEnd(jb)
+	s.notifyEnd(jb, false)
 }
 
 // release frees a terminating job's processors.
@@ -1368,12 +1373,6 @@ func (s *Sim) learn(jb *Job) {
 	s.pred.Terminated(&jb.j, s.now)
 	if s.propag {
 		s.repredict(jb.j.User)
-	}
-}
-
-func (s *Sim) notifyEnd(jb *Job) {
-	for _, o := range s.obs {
-		o.OnEnd(s.now, &jb.j, false)
 	}
 }
 
