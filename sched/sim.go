@@ -312,6 +312,11 @@ type Sim struct {
 	// Pass; refused counts the Pass actions refused (Result.Refused).
 	builtin bool
 	refused int
+	// easy is the Scheduler when it is an EASYScheduler (isEasy): pass
+	// runs its pass directly, without the interface's call and copy.
+	easy         EASYScheduler
+	isEasy       bool
+	easyQ, easyB order // easy's orders' kinds
 	// m is the machine of nodes (Config.Nodes), nil for one pool; free
 	// then counts its free cores. shadowAv is EASY's look-ahead scratch,
 	// noNode the rejections by the resource no node has enough of.
@@ -378,8 +383,11 @@ func New(cfg Config) (*Sim, error) {
 	if s.sched == nil {
 		s.sched = EASYScheduler{}
 	}
-	switch s.sched.(type) {
-	case EASYScheduler, fcfsScheduler, conservativeScheduler:
+	switch e := s.sched.(type) {
+	case EASYScheduler:
+		s.builtin, s.easy, s.isEasy = true, e, true
+		s.easyQ, s.easyB = kindOf(e.Queue), kindOf(e.Backfill)
+	case fcfsScheduler, conservativeScheduler:
 		s.builtin = true
 	}
 	if s.m != nil {
