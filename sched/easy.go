@@ -182,7 +182,11 @@ func (s *Sim) easyPass(e EASYScheduler, q, b order) {
 	}
 	for ; ; h = nil {
 		if h == nil {
-			h = s.holder(q, e.Queue)
+			if q == ByArrival { // (holder's default case, inline: 28 instructions a call, 0.6% of LANL-CM5's run)
+				h, _ = s.waitFCFS.Min()
+			} else {
+				h = s.holder(q, e.Queue)
+			}
 		}
 		if h == nil {
 			return
