@@ -1344,7 +1344,9 @@ func (s *Sim) terminate(jb *Job) {
 		return // cancelled
 	}
 	s.release(jb)
-	s.learn(jb)
+	if !s.userEst || s.propag { // (learn does nothing else: no call a job)
+		s.learn(jb)
+	}
 	s.notifyEnd(jb, false)
 }
 
@@ -1366,6 +1368,10 @@ func (s *Sim) release(jb *Job) {
 		delete(s.byID, jb.j.ID)
 	}
 	s.noteEnd(int32(jb.idx))
+	if s.summ != nil && jb.end >= 0 { // (close's first step, without its call)
+		s.foldLive(jb)
+		return
+	}
 	s.close(jb)
 }
 
