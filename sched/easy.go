@@ -131,7 +131,7 @@ func orderName(o Order) string {
 // Schedule implements Scheduler.
 func (e EASYScheduler) Schedule(p *Pass) {
 	if !p.over {
-		p.s.easyPass(e)
+		p.s.easyPass(e, kindOf(e.Queue), kindOf(e.Backfill))
 	}
 }
 
@@ -154,9 +154,9 @@ func (fcfsScheduler) Schedule(p *Pass) {
 }
 
 // easyPass is one EASY pass (§2.2): start holders while they fit, then
-// give the holder a reservation and backfill around it.
-func (s *Sim) easyPass(e EASYScheduler) {
-	q, b := kindOf(e.Queue), kindOf(e.Backfill)
+// give the holder a reservation and backfill around it. q and b are the
+// kinds of e's orders (kindOf), found once by New for the Sim's own.
+func (s *Sim) easyPass(e EASYScheduler, q, b order) {
 	var h *Job // the holder: LXF&W's is found by the walk that computes the priorities
 	if q == ByLXFW || b == ByLXFW {
 		if top := s.computePriorities(); q == ByLXFW {
@@ -182,7 +182,11 @@ func (s *Sim) easyPass(e EASYScheduler) {
 	}
 	for ; ; h = nil {
 		if h == nil {
-			h = s.holder(q, e.Queue)
+			if q == ByArrival { // (holder's default case, inline: 28 instructions a call, 0.6% of LANL-CM5's run)
+				h, _ = s.waitFCFS.Min()
+			} else {
+				h = s.holder(q, e.Queue)
+			}
 		}
 		if h == nil {
 			return

@@ -163,6 +163,14 @@ func (t *jobSet) Delete(j *Job) bool {
 	if t.n == 0 {
 		return false
 	}
+	// The first job, without a search: most often the running job
+	// predicted to end first is the one that ends (KTH-SP2's EASY run,
+	// whole process: 155.8 M → 154.3 M instructions; a search for
+	// after the last job at an insertion cost more than it saved).
+	if c := t.chunks[0]; len(c) > 0 && c[0] == j {
+		t.deleteAt(0, 0)
+		return true
+	}
 	// By the cached key, not keyOf: a member's is its place's (it leaves
 	// the set before its key changes, or later moves it), and a job that
 	// left, whatever its cached key, is not found at the place searched.

@@ -59,3 +59,68 @@ func (h Hooks) OnReservation(now int64, j *swf.Job, at int64) {
 		h.Reservation(now, j, at)
 	}
 }
+
+// observerHooks are the set funcs of the Hooks observers, by kind, in the
+// order of their Observe calls.
+type observerHooks struct {
+	submit []func(now int64, j *swf.Job)
+	start  []func(now int64, j *swf.Job, backfilled bool)
+	end    []func(now int64, j *swf.Job, cancelled bool)
+}
+
+func (o *observerHooks) add(h Hooks) {
+	if h.Submit != nil {
+		o.submit = append(o.submit, h.Submit)
+	}
+	if h.Start != nil {
+		o.start = append(o.start, h.Start)
+	}
+	if h.End != nil {
+		o.end = append(o.end, h.End)
+	}
+}
+
+// notifySubmit, notifyStart and notifyEnd tell the observers of an
+// arrival, a start and an end. While every observer is a Hooks value
+// (examples/simulate's is), its funcs are called directly: a call through
+// the interface went through Hooks' method and its pointer wrapper, each
+// testing a func, three calls a job for one func call (KTH-SP2's EASY
+// run: about 2 M instructions of 160 M). The funcs of a kind run in the
+// order of the Observe calls, as the observers do; with another
+// Observer among them, every observer is called through the interface,
+// in that order.
+func (s *Sim) notifySubmit(jb *Job) {
+	if s.mixed {
+		for _, o := range s.obs {
+			o.OnSubmit(s.now, &jb.j)
+		}
+		return
+	}
+	for _, f := range s.hooks.submit {
+		f(s.now, &jb.j)
+	}
+}
+
+func (s *Sim) notifyStart(jb *Job, backfilled bool) {
+	if s.mixed {
+		for _, o := range s.obs {
+			o.OnStart(s.now, &jb.j, backfilled)
+		}
+		return
+	}
+	for _, f := range s.hooks.start {
+		f(s.now, &jb.j, backfilled)
+	}
+}
+
+func (s *Sim) notifyEnd(jb *Job, cancelled bool) {
+	if s.mixed {
+		for _, o := range s.obs {
+			o.OnEnd(s.now, &jb.j, cancelled)
+		}
+		return
+	}
+	for _, f := range s.hooks.end {
+		f(s.now, &jb.j, cancelled)
+	}
+}

@@ -217,10 +217,15 @@ type Sim struct {
 	sched  Scheduler
 	view   Pass
 	pred   RuntimePredictor
-	propag bool
-	now    int64
-	free   int64
-	recs   []Record // every sane job, in Load/Submit order; record k is recs[k-recBase]
+	// userEst: pred is the default, userEstimate, whose prediction
+	// predict reads itself and whose Terminated does nothing: two calls
+	// a job through the interface to its pointer wrapper (0.3 M of
+	// KTH-SP2's EASY run).
+	userEst bool
+	propag  bool
+	now     int64
+	free    int64
+	recs    []Record // every sane job, in Load/Submit order; record k is recs[k-recBase]
 	// repredicted: a propagated re-prediction changed a waiting job's
 	// prediction (Result.promises)
 	repredicted bool
@@ -242,6 +247,11 @@ type Sim struct {
 	// interface to examples/simulate's Hooks (Start and End only) did
 	// nothing.
 	resObs []Observer
+	// hooks are the observers' funcs by kind while every observer is a
+	// Hooks value (mixed false): the event loop calls them directly, not
+	// through the interface (see notify).
+	hooks observerHooks
+	mixed bool
 	// live maps the ID of every job admitted and not yet ended or
 	// cancelled to its live state (nil while it is to arrive): a job with
 	// one of these IDs is rejected as sanitize.DuplicateID, so that an ID
@@ -307,6 +317,11 @@ type Sim struct {
 	// Pass; refused counts the Pass actions refused (Result.Refused).
 	builtin bool
 	refused int
+	// easy is the Scheduler when it is an EASYScheduler (isEasy): pass
+	// runs its pass directly, without the interface's call and copy.
+	easy         EASYScheduler
+	isEasy       bool
+	easyQ, easyB order // easy's orders' kinds
 	// m is the machine of nodes (Config.Nodes), nil for one pool; free
 	// then counts its free cores. shadowAv is EASY's look-ahead scratch,
 	// noNode the rejections by the resource no node has enough of.
@@ -366,6 +381,7 @@ func New(cfg Config) (*Sim, error) {
 	if s.pred == nil {
 		s.pred = userEstimate{}
 	}
+	_, s.userEst = s.pred.(userEstimate)
 	if pp, ok := s.pred.(interface{ Propagates() bool }); ok {
 		s.propag = pp.Propagates()
 	}
@@ -373,8 +389,11 @@ func New(cfg Config) (*Sim, error) {
 	if s.sched == nil {
 		s.sched = EASYScheduler{}
 	}
-	switch s.sched.(type) {
-	case EASYScheduler, fcfsScheduler, conservativeScheduler:
+	switch e := s.sched.(type) {
+	case EASYScheduler:
+		s.builtin, s.easy, s.isEasy = true, e, true
+		s.easyQ, s.easyB = kindOf(e.Queue), kindOf(e.Backfill)
+	case fcfsScheduler, conservativeScheduler:
 		s.builtin = true
 	}
 	if s.m != nil {
@@ -406,8 +425,14 @@ func (s *Sim) compactRecs() {
 // Observe registers an observer.
 func (s *Sim) Observe(o Observer) {
 	s.obs = append(s.obs, o)
-	if h, ok := o.(Hooks); !ok || h.Reservation != nil {
+	h, ok := o.(Hooks)
+	if !ok || h.Reservation != nil {
 		s.resObs = append(s.resObs, o)
+	}
+	if ok {
+		s.hooks.add(h)
+	} else {
+		s.mixed = true
 	}
 }
 
@@ -906,9 +931,7 @@ func (s *Sim) Cancel(id int64) bool {
 		delete(s.live, id)
 	}
 	s.close(jb)
-	for _, o := range s.obs {
-		o.OnEnd(s.now, &jb.j, true)
-	}
+	s.notifyEnd(jb, true)
 	s.afterExternal()
 	return true
 }
@@ -1182,7 +1205,7 @@ func (s *Sim) terminateAsPredicted() {
 	})
 	for _, r := range ends {
 		s.release(r)
-		s.notifyEnd(r)
+		s.notifyEnd(r, false)
 	}
 }
 
@@ -1225,6 +1248,9 @@ func (s *Sim) RaiseMaxEstimate(e int64) error {
 // prediction of 2^63 − 1 made a job's end fall before every reservation,
 // so it backfilled ahead of them).
 func (s *Sim) predict(j *swf.Job) int64 {
+	if s.userEst {
+		return min(j.ReqTime, sanitize.MaxTime) // (userEstimate.Predict)
+	}
 	return min(s.pred.Predict(j, s.now), sanitize.MaxTime)
 }
 
@@ -1256,9 +1282,7 @@ func (s *Sim) arrive(jb *Job) {
 	if s.waitSJ != nil { // it joins waitSJ later (sjFrom)
 		s.sjNew = append(s.sjNew, newcomer{jb, jb.seq})
 	}
-	for _, o := range s.obs {
-		o.OnSubmit(s.now, &jb.j)
-	}
+	s.notifySubmit(jb)
 }
 
 func (s *Sim) removeWaiting(jb *Job) {
@@ -1299,9 +1323,7 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	s.consRun(s.now, jb.predEnd(), jb.n)
 	s.push(evTerm, event{t: s.now + jb.r, job: jb})
 	s.armExpiry(jb)
-	for _, o := range s.obs {
-		o.OnStart(s.now, &jb.j, backfilled)
-	}
+	s.notifyStart(jb, backfilled)
 }
 
 // killCheckTime is the first multiple of period at or after t (t and
@@ -1322,8 +1344,10 @@ func (s *Sim) terminate(jb *Job) {
 		return // cancelled
 	}
 	s.release(jb)
-	s.learn(jb)
-	s.notifyEnd(jb)
+	if !s.userEst || s.propag { // (learn does nothing else: no call a job)
+		s.learn(jb)
+	}
+	s.notifyEnd(jb, false)
 }
 
 // release frees a terminating job's processors.
@@ -1344,6 +1368,10 @@ func (s *Sim) release(jb *Job) {
 		s.byID.del(jb.j.ID)
 	}
 	s.noteEnd(int32(jb.idx))
+	if s.summ != nil && jb.end >= 0 { // (close's first step, without its call)
+		s.foldLive(jb)
+		return
+	}
 	s.close(jb)
 }
 
@@ -1365,15 +1393,11 @@ func (s *Sim) noteEnd(k int32) {
 
 // learn tells the predictor a job terminated.
 func (s *Sim) learn(jb *Job) {
-	s.pred.Terminated(&jb.j, s.now)
+	if !s.userEst {
+		s.pred.Terminated(&jb.j, s.now)
+	}
 	if s.propag {
 		s.repredict(jb.j.User)
-	}
-}
-
-func (s *Sim) notifyEnd(jb *Job) {
-	for _, o := range s.obs {
-		o.OnEnd(s.now, &jb.j, false)
 	}
 }
 

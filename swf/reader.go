@@ -137,7 +137,7 @@ func NewReader(r io.Reader) *Reader {
 // (which the next Read returns), so call it before or after reading jobs.
 func (r *Reader) Header() (*Header, error) {
 	if !r.seen && !r.pending && r.err == nil {
-		switch err := r.next(&r.job); {
+		switch err := r.next(&r.job, false); {
 		case err == nil:
 			r.pending = true
 		case err != io.EOF:
@@ -183,11 +183,17 @@ func (r *Reader) ReadInto(j *Job) error {
 // readInto is Read into *j, which holds garbage on error: ReadAll parses
 // straight into its slice, without copying each 144-byte Job.
 func (r *Reader) readInto(j *Job) error {
-	if r.pending {
+	switch {
+	case r.pending:
 		r.pending = false
 		*j = r.job
-	} else if err := r.next(j); err != nil {
-		return err
+	case r.err == nil && r.nextFast(j):
+		// next's first step, taken here: a call less a line (KTH-SP2's
+		// whole EASY run: 154.3 M → 153.7 M instructions)
+	default:
+		if err := r.next(j, true); err != nil {
+			return err
+		}
 	}
 	r.count(j)
 	return nil
@@ -277,12 +283,14 @@ func (r *Reader) ReadAll() ([]Job, error) {
 }
 
 // next parses lines until it has a job, which it writes into *j (garbage
-// on error), handling comments and blank lines.
-func (r *Reader) next(j *Job) error {
+// on error), handling comments and blank lines. tried says the caller
+// just tried nextFast, which failed: it is not tried again on this line.
+func (r *Reader) next(j *Job, tried bool) error {
 	for r.err == nil {
-		if r.nextFast(j) {
+		if !tried && r.nextFast(j) {
 			return nil
 		}
+		tried = false
 		line, err := r.readLine()
 		if err != nil {
 			if err == io.EOF && r.orphan() {
