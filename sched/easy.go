@@ -131,7 +131,7 @@ func orderName(o Order) string {
 // Schedule implements Scheduler.
 func (e EASYScheduler) Schedule(p *Pass) {
 	if !p.over {
-		p.s.easyPass(e, kindOf(e.Queue), kindOf(e.Backfill))
+		p.s.easyPass(&e, kindOf(e.Queue), kindOf(e.Backfill))
 	}
 }
 
@@ -155,8 +155,10 @@ func (fcfsScheduler) Schedule(p *Pass) {
 
 // easyPass is one EASY pass (§2.2): start holders while they fit, then
 // give the holder a reservation and backfill around it. q and b are the
-// kinds of e's orders (kindOf), found once by New for the Sim's own.
-func (s *Sim) easyPass(e EASYScheduler, q, b order) {
+// kinds of e's orders (kindOf), found once by New for the Sim's own; e by
+// pointer, not copied at each pass (KTH-SP2's EASY run: 151.5 M → 150.9 M
+// instructions).
+func (s *Sim) easyPass(e *EASYScheduler, q, b order) {
 	var h *Job // the holder: LXF&W's is found by the walk that computes the priorities
 	if q == ByLXFW || b == ByLXFW {
 		if top := s.computePriorities(); q == ByLXFW {
@@ -164,7 +166,7 @@ func (s *Sim) easyPass(e EASYScheduler, q, b order) {
 		}
 	}
 	if s.m != nil {
-		s.easyNodesPass(e, q, b)
+		s.easyNodesPass(*e, q, b)
 		return
 	}
 	if m := &s.memo; m.ok && m.epoch == s.epoch && q == ByArrival && (b == ByArrival || b == ByPrediction) &&
@@ -173,9 +175,9 @@ func (s *Sim) easyPass(e EASYScheduler, q, b order) {
 		// was waiting then, and nothing has made one of them fit.
 		if h, _ := s.waitFCFS.Min(); h == m.holder && s.free == m.free {
 			if b == ByPrediction {
-				s.backfillShort(h, e, m.shadow, m.extra, m.next)
+				s.backfillShort(h, *e, m.shadow, m.extra, m.next)
 			} else {
-				s.backfillFrom(h, e, b, m.shadow, m.extra, m.next)
+				s.backfillFrom(h, *e, b, m.shadow, m.extra, m.next)
 			}
 			return
 		}
@@ -203,9 +205,9 @@ func (s *Sim) easyPass(e EASYScheduler, q, b order) {
 			s.reserve(h, shadow)
 			stale := s.epoch != e0
 			if b == ByPrediction { // (sjbf.go)
-				s.backfillShort(h, e, shadow, extra, 0)
+				s.backfillShort(h, *e, shadow, extra, 0)
 			} else {
-				s.backfillFrom(h, e, b, shadow, extra, 0)
+				s.backfillFrom(h, *e, b, shadow, extra, 0)
 			}
 			if stale {
 				// an observer's cancellation at the reservation (a running

@@ -1282,7 +1282,9 @@ func (s *Sim) arrive(jb *Job) {
 	if s.waitSJ != nil { // it joins waitSJ later (sjFrom)
 		s.sjNew = append(s.sjNew, newcomer{jb, jb.seq})
 	}
-	s.notifySubmit(jb)
+	if s.mixed || len(s.hooks.submit) > 0 { // (no call a job when no one listens)
+		s.notifySubmit(jb)
+	}
 }
 
 func (s *Sim) removeWaiting(jb *Job) {
@@ -1295,7 +1297,10 @@ func (s *Sim) removeWaiting(jb *Job) {
 func (s *Sim) startJob(jb *Job, backfilled bool) {
 	s.epoch++
 	s.qepoch++
-	s.removeWaiting(jb)
+	s.waitFCFS.Delete(jb) // (removeWaiting, inline: a call a start)
+	if s.waitSJ != nil && jb.seq < s.sjFrom {
+		s.waitSJ.Delete(jb)
+	}
 	jb.state = running
 	jb.start = s.now
 	jb.backfill = backfilled
@@ -1322,7 +1327,9 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	s.run.ReplaceOrInsert(jb)
 	s.consRun(s.now, jb.predEnd(), jb.n)
 	s.push(evTerm, event{t: s.now + jb.r, job: jb})
-	s.armExpiry(jb)
+	if s.cfg.Corrector != nil { // (armExpiry's test: no call without a Corrector)
+		s.armExpiry(jb)
+	}
 	s.notifyStart(jb, backfilled)
 }
 

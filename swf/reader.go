@@ -195,12 +195,20 @@ func (r *Reader) readInto(j *Job) error {
 			return err
 		}
 	}
-	r.count(j)
+	// count's work on a line in order, without a demand and with a known
+	// status, inline (last is never below 0: its submit is known); the
+	// call a line cost 22 instructions.
+	r.stats.Jobs++
+	if j.Demand == nil && j.Submit >= r.last && uint64(j.Status-StatusUnknown) <= uint64(StatusCancelled-StatusUnknown) {
+		r.last = j.Submit
+	} else {
+		r.count(j)
+	}
 	return nil
 }
 
+// count adds line j (counted in Jobs) to the statistics.
 func (r *Reader) count(j *Job) {
-	r.stats.Jobs++
 	if j.Demand != nil {
 		r.stats.Demands++
 	}
