@@ -191,7 +191,12 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 				j = m
 			}
 		}
-		p.queue = slices.Insert(q, i, r)
+		// slices.Insert by hand: one typed copy, not two (the second of
+		// one pointer).
+		q = append(q, nil)
+		copy(q[i+1:], q[i:])
+		q[i] = r
+		p.queue = q
 	} else {
 		p.queue = append(p.queue, r)
 	}
