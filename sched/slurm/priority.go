@@ -663,14 +663,21 @@ func (p *Policy) dropLeft() {
 // compact drops the jobs that left the queue (started, ended,
 // cancelled).
 func (p *Policy) compact() {
-	q := p.queue[:0]
-	for _, r := range p.queue {
-		if !r.running && !r.gone {
-			q = append(q, r)
+	// The jobs before the first that left stay where they are; the
+	// others move down by index (append's stores cost more).
+	q := p.queue
+	k := 0
+	for k < len(q) && !q[k].running && !q[k].gone {
+		k++
+	}
+	for i := k + 1; i < len(q); i++ {
+		if r := q[i]; !r.running && !r.gone {
+			q[k] = r
+			k++
 		}
 	}
-	clear(p.queue[len(q):])
-	p.queue, p.left = q, 0
+	clear(q[k:])
+	p.queue, p.left = q[:k], 0
 	p.queueGen++
 }
 
