@@ -50,7 +50,13 @@ func (p *Policy) weights() *weights {
 		w.assoc = 0 // no association has a priority: the factor is 0
 	}
 	if w.fs > 0 && !w.classic {
-		w.fsByRank, w.ft = p.tree.fsTable(w.fs), p.tree.ft
+		// fsTable's tests first: most calls (an arrival between two
+		// calculations) find the ranks and the table current.
+		t := p.tree
+		if len(t.moved) > 0 || !t.ranksOK || len(t.fsByRank) != t.users+1 || t.fsByRankW != w.fs {
+			t.fsTable(w.fs)
+		}
+		w.fsByRank, w.ft = t.fsByRank, t.ft
 	}
 	w.slow = w.assoc > 0 || (w.fs > 0 && w.classic)
 	return w
