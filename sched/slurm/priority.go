@@ -818,7 +818,12 @@ func (p *Policy) ended(id, now int64) {
 			p.pendingUse = append(p.pendingUse, pendingUse{r.assoc, u})
 		}
 		i := p.runIndex(r)
-		p.running = slices.Delete(p.running, i, i+1)
+		// slices.Delete by hand: the one slot freed is cleared by a
+		// store, not a call.
+		run := p.running
+		copy(run[i:], run[i+1:])
+		run[len(run)-1] = nil
+		p.running = run[:len(run)-1]
 	}
 	p.changed(now, !r.running || !p.cfg.Epilog)
 }
