@@ -682,7 +682,9 @@ func (p *Policy) compact() {
 			k++
 		}
 	}
-	clear(q[k:])
+	for i := k; i < len(q); i++ { // the few freed slots: stores, not clear's call
+		q[i] = nil
+	}
 	p.queue, p.left = q[:k], 0
 	p.queueGen++
 }
