@@ -191,9 +191,15 @@ func (p *plan) insert(k int, t, free int64) {
 	// Forward, each point taking the one before it: the indexes ascend,
 	// so the compiler drops their checks.
 	ts, fr := p.ts, p.fr[:len(p.ts)]
-	for i := k; uint(i) < uint(len(ts)); i++ {
-		ts[i], t = t, ts[i]
-		fr[i], free = free, fr[i]
+	i := k
+	for ; uint(i+1) < uint(len(ts)); i += 2 { // two points a step
+		t0, f0 := ts[i], fr[i]
+		ts[i], fr[i] = t, free
+		t, free = ts[i+1], fr[i+1]
+		ts[i+1], fr[i+1] = t0, f0
+	}
+	if uint(i) < uint(len(ts)) {
+		ts[i], fr[i] = t, free
 	}
 }
 

@@ -50,7 +50,13 @@ func (p *Policy) weights() *weights {
 		w.assoc = 0 // no association has a priority: the factor is 0
 	}
 	if w.fs > 0 && !w.classic {
-		w.fsByRank, w.ft = p.tree.fsTable(w.fs), p.tree.ft
+		// fsTable's tests first: most calls (an arrival between two
+		// calculations) find the ranks and the table current.
+		t := p.tree
+		if len(t.moved) > 0 || !t.ranksOK || len(t.fsByRank) != t.users+1 || t.fsByRankW != w.fs {
+			t.fsTable(w.fs)
+		}
+		w.fsByRank, w.ft = t.fsByRank, t.ft
 	}
 	w.slow = w.assoc > 0 || (w.fs > 0 && w.classic)
 	return w
@@ -191,7 +197,12 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 				j = m
 			}
 		}
-		p.queue = slices.Insert(q, i, r)
+		// slices.Insert by hand: one typed copy, not two (the second of
+		// one pointer).
+		q = append(q, nil)
+		copy(q[i+1:], q[i:])
+		q[i] = r
+		p.queue = q
 	} else {
 		p.queue = append(p.queue, r)
 	}
@@ -658,14 +669,23 @@ func (p *Policy) dropLeft() {
 // compact drops the jobs that left the queue (started, ended,
 // cancelled).
 func (p *Policy) compact() {
-	q := p.queue[:0]
-	for _, r := range p.queue {
-		if !r.running && !r.gone {
-			q = append(q, r)
+	// The jobs before the first that left stay where they are; the
+	// others move down by index (append's stores cost more).
+	q := p.queue
+	k := 0
+	for k < len(q) && !q[k].running && !q[k].gone {
+		k++
+	}
+	for i := k + 1; i < len(q); i++ {
+		if r := q[i]; !r.running && !r.gone {
+			q[k] = r
+			k++
 		}
 	}
-	clear(p.queue[len(q):])
-	p.queue, p.left = q, 0
+	for i := k; i < len(q); i++ { // the few freed slots: stores, not clear's call
+		q[i] = nil
+	}
+	p.queue, p.left = q[:k], 0
 	p.queueGen++
 }
 
@@ -800,7 +820,12 @@ func (p *Policy) ended(id, now int64) {
 			p.pendingUse = append(p.pendingUse, pendingUse{r.assoc, u})
 		}
 		i := p.runIndex(r)
-		p.running = slices.Delete(p.running, i, i+1)
+		// slices.Delete by hand: the one slot freed is cleared by a
+		// store, not a call.
+		run := p.running
+		copy(run[i:], run[i+1:])
+		run[len(run)-1] = nil
+		p.running = run[:len(run)-1]
 	}
 	p.changed(now, !r.running || !p.cfg.Epilog)
 }
