@@ -131,3 +131,26 @@ func ExampleFile_Drain() {
 	}
 	// Output: true
 }
+
+// A checkpointed job's runs are logged as lines of status 2, 3 or 4 under
+// its number, before its summary line: Partial tells them from jobs.
+func ExampleStatus_Partial() {
+	log := "; MaxProcs: 8\n" +
+		"7 0 5 100 4 -1 -1 4 200 -1 2 1 1 -1 1 -1 -1 -1\n" + // first run, checkpointed
+		"7 0 5 120 4 -1 -1 4 200 -1 3 1 1 -1 1 -1 -1 -1\n" + // last run
+		"7 0 5 220 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n" + // the job: both runs
+		"8 10 0 50 2 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n"
+	jobs, err := swf.NewReader(strings.NewReader(log)).ReadAll()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, j := range jobs {
+		if !j.Status.Partial() {
+			fmt.Printf("job %d ran %d s\n", j.ID, j.RunTime)
+		}
+	}
+	// Output:
+	// job 7 ran 220 s
+	// job 8 ran 50 s
+}

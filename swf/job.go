@@ -29,6 +29,13 @@ const (
 // run.
 func (s Status) Partial() bool { return s >= StatusPartial && s <= StatusLastFail }
 
+// defined reports whether s is one of the SWF definition's codes, −1 to 5
+// (Stats.OtherStatus counts the others): one unsigned comparison, on the
+// reader's path of every line.
+func (s Status) defined() bool {
+	return uint64(s-StatusUnknown) <= uint64(StatusCancelled-StatusUnknown)
+}
+
 // Job is one line of an SWF trace: the 18 fields of the Standard Workload
 // Format, in order, with Unknown (-1) for missing values. Times are int64
 // seconds; field 6 is a float because archive logs write fractional

@@ -199,7 +199,7 @@ func (r *Reader) readInto(j *Job) error {
 	// status, inline (last is never below 0: its submit is known); the
 	// call a line cost 22 instructions.
 	r.stats.Jobs++
-	if j.Demand == nil && j.Submit >= r.last && uint64(j.Status-StatusUnknown) <= uint64(StatusCancelled-StatusUnknown) {
+	if j.Demand == nil && j.Submit >= r.last && j.Status.defined() {
 		r.last = j.Submit
 	} else {
 		r.count(j)
@@ -224,7 +224,7 @@ func (r *Reader) count(j *Job) {
 		r.stats.OutOfOrder++
 		r.last = j.Submit
 	}
-	if uint64(j.Status-StatusUnknown) > uint64(StatusCancelled-StatusUnknown) {
+	if !j.Status.defined() {
 		r.countStatus(j.Status)
 	}
 }

@@ -134,11 +134,11 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 	}, nil
 }
 
-// countPartial counts the lines of partial executions (cli.PartialLine).
+// countPartial counts the lines of partial executions (swf.Status.Partial).
 func countPartial(jobs []swf.Job) int {
 	n := 0
 	for i := range jobs {
-		if cli.PartialLine(&jobs[i]) {
+		if jobs[i].Status.Partial() {
 			n++
 		}
 	}

@@ -417,7 +417,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			// anywhere (a log with them was read whole: SDSC-BLUE with a
 			// run of every 20th job logged 500 lines later peaked at
 			// 128.7 MB, not 15.0 MB, the same report).
-			partial := cli.PartialLine(j)
+			partial := j.Status.Partial()
 			if id := j.ID; !partial && (!jobid.Missing(id) && (id <= lastID || id > jobid.Base) || j.Submit >= 0 && j.Submit <= clock) {
 				return nil, errRestart
 			}

@@ -183,7 +183,7 @@ func summarize(r *swf.Reader) (*summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		if cli.PartialLine(&j) {
+		if j.Status.Partial() {
 			// Nor does it hold its number: a summary line after it is no
 			// duplicate (the simulators reject neither), and it is no job
 			// without a number that they would number.

@@ -772,13 +772,25 @@ func (t *tree) fsFactor(i int) float64 {
 // calculation reads it for every waiting job, sparing a division each.
 func (t *tree) fsTable(w float64) []float64 {
 	t.ranks()
-	if len(t.fsByRank) != t.users+1 || t.fsByRankW != w {
+	if !t.tableCurrent(w) {
 		t.fsByRank, t.fsByRankW = t.fsByRank[:0], w
 		for rank := range t.users + 1 {
 			t.fsByRank = append(t.fsByRank, float64(int32(rank))/float64(t.users)*w)
 		}
 	}
 	return t.fsByRank
+}
+
+// tableCurrent reports whether fsByRank is the table of weight w for the
+// tree's users.
+func (t *tree) tableCurrent(w float64) bool {
+	return len(t.fsByRank) == t.users+1 && t.fsByRankW == w
+}
+
+// fsCurrent reports whether fsTable(w) would change nothing: the ranks
+// (ranks) and the table are current.
+func (t *tree) fsCurrent(w float64) bool {
+	return len(t.moved) == 0 && t.ranksOK && t.tableCurrent(w)
 }
 
 // fairTree is _apply_priority_fs: every user's factor is its rank in a

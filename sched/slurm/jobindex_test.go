@@ -3,6 +3,8 @@ package slurm
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/batchq/batchq/internal/denseid"
 )
 
 // TestJobIndex checks the index against a map, with IDs in the slice's
@@ -10,7 +12,7 @@ import (
 func TestJobIndex(t *testing.T) {
 	var x jobIndex
 	want := map[int64]*jobRec{}
-	ids := []int64{7, 0, -5, denseIDs - 1, denseIDs, 1 << 40, 3, 100000}
+	ids := []int64{7, 0, -5, denseid.Limit - 1, denseid.Limit, 1 << 40, 3, 100000}
 	for round := range 3 {
 		for i, id := range ids {
 			if (i+round)%3 == 0 {
@@ -26,7 +28,7 @@ func TestJobIndex(t *testing.T) {
 				want[id] = r
 			}
 		}
-		for _, id := range append(ids, 8, -6, denseIDs+1) {
+		for _, id := range append(ids, 8, -6, denseid.Limit+1) {
 			got, ok := x.get(id)
 			if w, wok := want[id]; got != w || ok != wok {
 				t.Fatalf("round %d: get(%d) = %p, %v; want %p, %v", round, id, got, ok, w, wok)
@@ -40,16 +42,14 @@ func TestJobIndex(t *testing.T) {
 	if _, ok := x.get(7); ok || x.len() != 0 {
 		t.Fatal("clear left a record")
 	}
-	// The slice's doubling stops at denseIDs (it went to 1.2 Mi here).
+	// Past a doubling that would overshoot the slice's limit (denseid's
+	// TestGrowStopsAtLimit checks its length).
 	var y jobIndex
-	for _, id := range []int64{600000, 700000, denseIDs - 1} {
+	for _, id := range []int64{600000, 700000, denseid.Limit - 1} {
 		r := &jobRec{id: id}
 		y.put(r)
 		if got, ok := y.get(id); !ok || got != r {
 			t.Fatalf("get(%d) after put: %p, %v", id, got, ok)
-		}
-		if len(y.dense) > denseIDs {
-			t.Fatalf("after ID %d the slice holds %d IDs, over denseIDs = %d", id, len(y.dense), denseIDs)
 		}
 	}
 }

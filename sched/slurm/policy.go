@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/batchq/batchq/internal/denseid"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -417,13 +418,6 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 	return r
 }
 
-// assocOf returns the user association a job runs under: its user under
-// its account (SWF Group), else under the user's first account, created
-// with one share if the tree does not have it. A job without a user
-// (SWF's −1; Slurm has none) runs under user "-1": the user-less jobs of
-// a trace are one association, so that on a trace without users fair
-// share gives every job the same factor, as no users means, rather than
-// an association per job, each new and so first in line.
 // userSlot is tree.byUser's entry: User's last Group and its association.
 type userSlot struct {
 	group int64
@@ -434,6 +428,13 @@ type userSlot struct {
 // denseUsers bounds tree.byUser: at most 24 bytes a User below it.
 const denseUsers = 1 << 16
 
+// assocOf returns the user association a job runs under: its user under
+// its account (SWF Group), else under the user's first account, created
+// with one share if the tree does not have it. A job without a user
+// (SWF's −1; Slurm has none) runs under user "-1": the user-less jobs of
+// a trace are one association, so that on a trace without users fair
+// share gives every job the same factor, as no users means, rather than
+// an association per job, each new and so first in line.
 func (p *Policy) assocOf(j *swf.Job) int {
 	// The association of a (user, group) pair never changes: remember it
 	// rather than build the names again for every job. A pair of 32-bit
@@ -460,7 +461,7 @@ func (p *Policy) assocOf(j *swf.Job) int {
 		t.last32Key, t.last32, t.last32OK = key, i, true
 		if u >= 0 && u < denseUsers {
 			if u >= int64(len(t.byUser)) {
-				t.byUser = append(t.byUser, make([]userSlot, min(max(u+1-int64(len(t.byUser)), int64(len(t.byUser))), denseUsers-int64(len(t.byUser))))...)
+				t.byUser = denseid.Grow(t.byUser, u, denseUsers)
 			}
 			t.byUser[u] = userSlot{group: j.Group, assoc: i, ok: true}
 		}

@@ -53,7 +53,7 @@ func (p *Policy) weights() *weights {
 		// fsTable's tests first: most calls (an arrival between two
 		// calculations) find the ranks and the table current.
 		t := p.tree
-		if len(t.moved) > 0 || !t.ranksOK || len(t.fsByRank) != t.users+1 || t.fsByRankW != w.fs {
+		if !t.fsCurrent(w.fs) {
 			t.fsTable(w.fs)
 		}
 		w.fsByRank, w.ft = t.fsByRank, t.ft

@@ -99,7 +99,7 @@ func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
 	seen := make(map[int64]bool, len(jobs))
 	kept := jobs[:0]
 	for _, j := range jobs {
-		if jobid.Missing(j.ID) || PartialLine(&j) {
+		if jobid.Missing(j.ID) || j.Status.Partial() {
 			kept = append(kept, j)
 			continue
 		}
@@ -164,7 +164,7 @@ func InRange(jobs []swf.Job) ([]swf.Job, map[string]int) {
 		switch r := OutOfRange(&j); {
 		case r != "":
 			why[r]++
-		case PartialLine(&j):
+		case j.Status.Partial():
 			why[sanitize.PartialExecution.String()]++
 		default:
 			kept = append(kept, j)
@@ -218,11 +218,4 @@ func NoSaneJob(path string, read int, by map[string]int) error {
 		why = ": " + Reasons(by)
 	}
 	return fmt.Errorf("%s: no sane job (%d %s%s)", path, read, noun, why)
-}
-
-// PartialLine reports whether j is a line of a partial execution (status
-// 2, 3 or 4), which sanitize.Check rejects as sanitize.PartialExecution
-// whatever its other fields: it holds no job number.
-func PartialLine(j *swf.Job) bool {
-	return j.Status.Partial()
 }
