@@ -174,6 +174,7 @@ func jobcompRecord(b *builder, line string, num int) error {
 		}
 		*t.dst = v
 	}
+	settleRepeatedHour(&r, [3]string{kv["SubmitTime"], kv["StartTime"], kv["EndTime"]}, loc)
 	if r.submit < 0 {
 		// Slurm before 15.08 wrote no SubmitTime; the eligible time is the
 		// closest.

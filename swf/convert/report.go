@@ -97,7 +97,12 @@ type Result struct {
 // "start from end - resources_used.walltime" (a PBS E record without a
 // start); "start from end - Elapsed" (a sacct or sacct --json job that
 // ran, with Start unknown or unreadable); "memory over 1 PiB per
-// processor"; "record of several lines (a newline in a value)" (sacct
+// processor"; "local time in the hour repeated at a daylight-saving
+// change, told by the other times" and "..., ambiguous" (sacct and
+// jobcomp times without offset in Options.Location: 01:30 on the night
+// the clocks go back is two moments; those with submit ≤ start ≤ end and,
+// sacct, end − start = Elapsed + Suspended are taken when only one
+// choice is left); "record of several lines (a newline in a value)" (sacct
 // text, jobcomp, scontrol: a job name or comment holding a newline cuts
 // the record, its lines joined back); "unreadable FIELD" (the field is
 // -1 and the error is in Errors).

@@ -383,6 +383,7 @@ func (p *sacctParser) record(line string, num int) error {
 	if err := p.numbers(&r, get); err != nil {
 		return err
 	}
+	settleRepeatedHour(&r, [3]string{get("submit"), get("start"), get("end")}, loc)
 	finishSlurm(&r)
 	p.dup = ""
 	if !b.add(r) {
