@@ -48,6 +48,7 @@ const (
 	noteNoQOS         = "no QOS"
 	noteStartWalltime = "start from end - resources_used.walltime"
 	noteStartElapsed  = "start from end - Elapsed"
+	noteRunElapsed    = "run time from Elapsed (no end time)"
 	noteJoined        = "record of several lines (a newline in a value)"
 )
 
@@ -341,6 +342,7 @@ func (b *builder) job(r *record, base int64) swf.Job {
 			r.note(noteEndBefore)
 		case r.elapsed >= 0:
 			j.RunTime = r.elapsed + max(r.suspended, 0) // (Elapsed leaves the suspended time out)
+			r.note(noteRunElapsed)                      // (as the start from it is: it was said of neither job nor log with an End column)
 		default:
 			r.note(noteNoEnd)
 		}

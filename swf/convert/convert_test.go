@@ -226,7 +226,7 @@ func TestSacctFormatted(t *testing.T) {
 	}
 	checkCounts(t, "skipped", r.Skipped, map[string]int{"malformed record": 1, "not finished at dump (SUSPENDED)": 1})
 	checkCounts(t, "anomalies", r.Anomalies, map[string]int{"time limit INVALID": 1, "ended without starting": 1,
-		"unknown state": 1, "unreadable Start": 1, noteStartElapsed: 1})
+		"unknown state": 1, "unreadable Start": 1, noteStartElapsed: 1, noteRunElapsed: 1})
 	for i, want := range []string{
 		`convert: sacct line 13: 6 fields, the header has 18`,
 		`convert: sacct line 14, field Start: "2024-13-45T00:00:00": not a time (YYYY-MM-DDTHH:MM:SS with an optional offset, epoch seconds, Unknown or None)`,

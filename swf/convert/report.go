@@ -96,7 +96,8 @@ type Result struct {
 // job component"; "submit time from EligibleTime"; "no Exit_status";
 // "start from end - resources_used.walltime" (a PBS E record without a
 // start); "start from end - Elapsed" (a sacct or sacct --json job that
-// ran, with Start unknown or unreadable); "memory over 1 PiB per
+// ran, with Start unknown or unreadable); "run time from Elapsed (no end
+// time)" (a Slurm job that ran, its End unknown); "memory over 1 PiB per
 // processor"; "local time in the hour repeated at a daylight-saving
 // change, told by the other times" and "..., ambiguous" (sacct and
 // jobcomp times without offset in Options.Location: 01:30 on the night
