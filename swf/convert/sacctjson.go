@@ -359,6 +359,12 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 			if err := b.fieldError(&r, t.field, t.n.Text, timeError(t.n)); err != nil {
 				return err
 			}
+		case duration && t.n.OK() && t.n.V < 0:
+			// A negative duration is corrupt: unreadable, as a negative
+			// time is (it was unknown without a word).
+			if err := b.fieldError(&r, t.field, strconv.FormatInt(t.n.V, 10), errRange); err != nil {
+				return err
+			}
 		case t.n.OK() && t.n.V > 0:
 			*t.dst = t.n.V
 		}
@@ -369,7 +375,10 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	switch l := j.Time.Limit; {
 	case l.Inf:
 		r.note(noteUnlimited)
-	case l.Big || l.OK() && l.V > maxTime/60:
+	case l.Big || l.OK() && (l.V < 0 || l.V > maxTime/60):
+		// (A negative limit was taken: a requested time of -300 that
+		// swf.WriteAll refuses, the conversion failing at its output;
+		// slurmrestd's snapshots read it so.)
 		r.note(noteInvalidLimit)
 	case !l.OK() && l.Null:
 		r.partLimit = noteNullLimit
@@ -390,6 +399,12 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 				r.allocUnread = true
 			}
 			if err := b.fieldError(&r, c.field, c.n.Text, errProcs); err != nil {
+				return err
+			}
+		case c.dst == &r.req && c.n.OK() && c.n.V < 0:
+			// Corrupt, unreadable (it was unknown without a word; a
+			// negative tres.allocated is the demand's error).
+			if err := b.fieldError(&r, c.field, strconv.FormatInt(c.n.V, 10), errRange); err != nil {
 				return err
 			}
 		case c.n.OK() && c.n.V > 0:
