@@ -172,6 +172,14 @@ func (p *sacctParser) header(line string, num int) error {
 	for i, name := range names {
 		p.col[strings.ToLower(strings.TrimSpace(name))] = i
 	}
+	if _, ok := p.col["alloccpus"]; !ok {
+		// NCPUS is AllocCPUS under another name (sacct's man page): a
+		// --format with it lost every job's processors, "allocated
+		// processors unknown".
+		if i, ok := p.col["ncpus"]; ok {
+			p.col["alloccpus"] = i
+		}
+	}
 	for _, c := range textColumns {
 		if i, ok := p.col[c]; ok {
 			p.text = append(p.text, i)
