@@ -12,7 +12,7 @@ import (
 // Other sets work too, in any order, as long as the header line names
 // them: JobID (or JobIDRaw), State and Submit are required; without the
 // others the fields they feed are -1 (Report.Notes says which). Elapsed
-// and Timelimit may replace ElapsedRaw and TimelimitRaw.
+// and Timelimit may replace ElapsedRaw and TimelimitRaw, NCPUS AllocCPUS.
 const SacctFormat = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,Account,QOS,State,ExitCode," +
 	"Submit,Start,End,ElapsedRaw,Suspended,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
 	"TotalCPU,AveRSS,MaxRSS,NTasks"
