@@ -45,7 +45,8 @@ var sacctColumns = []struct{ name, feeds string }{
 // the columns, whose order may vary. A '|' inside a text column (JobName,
 // Constraints "intel|amd", WorkDir, Comment, ...) is put back when the
 // header has one such column; with several the line is malformed (which
-// one holds it cannot be told). Job steps (123.batch, 123.0,
+// one holds it cannot be told), as it is when the State column after it
+// then reads no state (a line of too many fields for another reason). Job steps (123.batch, 123.0,
 // 123.extern) are not jobs: they are counted in Report.Steps and give
 // their job its used memory (and its CPU time when the job line has
 // none). A job that ran (completed, failed or cancelled, with an Elapsed
@@ -234,21 +235,22 @@ func (p *sacctParser) has(name string) bool { _, ok := p.col[strings.ToLower(nam
 // has several (JobName and Constraints): which one holds the delimiter
 // cannot be told. The extra fields went to JobName, shifting the columns
 // after it, a constraint "intel|amd" making the state "amd" or worse, a
-// number read from another column.
-func (p *sacctParser) split(line string) ([]string, bool) {
+// number read from another column. joined says extra fields were joined.
+func (p *sacctParser) split(line string) (f []string, joined, ok bool) {
 	if p.trailing {
 		line = strings.TrimSuffix(line, "|")
 	}
-	f := strings.Split(line, "|")
+	f = strings.Split(line, "|")
 	if extra := len(f) - p.n; extra > 0 {
 		if len(p.text) != 1 {
-			return nil, false
+			return nil, false, false
 		}
 		jn := p.text[0]
 		name := strings.Join(f[jn:jn+extra+1], "|")
 		f = append(append(f[:jn:jn], name), f[jn+extra+1:]...)
+		joined = true
 	}
-	return f, len(f) == p.n
+	return f, joined, len(f) == p.n
 }
 
 // fields counts line's fields as split would before joining.
@@ -320,7 +322,7 @@ func (p *sacctParser) record(line string, num int) error {
 			}
 		}
 	}
-	f, ok := p.split(line)
+	f, joined, ok := p.split(line)
 	if !ok && p.cutInText(line) {
 		p.held, p.heldNum, p.heldBars, p.heldSize = append(p.held, line), num, strings.Count(line, "|"), len(line)
 		return nil
@@ -331,6 +333,17 @@ func (p *sacctParser) record(line string, num int) error {
 			err = fmt.Errorf("%w: a '|' in one of its %d text columns, which cannot be told", err, len(p.text))
 		}
 		return b.malformed(num, "", line, err)
+	}
+	if si := p.col["state"]; joined && si > p.text[0] { // (joined: one text column)
+		// The extra fields were joined into the text column: a line with
+		// too many fields for another reason (damaged, or of an output
+		// with more columns) shifts the columns after it, a State of a
+		// time or a number then, and a job was written from the wrong
+		// columns ("unknown state", its submit its end's).
+		if _, known := slurmStates[baseState(f[si])]; !known {
+			return b.malformed(num, "", line, fmt.Errorf("%d fields, the header has %d (the extra '|' in its text column would make State %q)",
+				p.fields(line), p.n, clip(f[si])))
+		}
 	}
 	get := func(name string) string {
 		if i, ok := p.col[name]; ok {
