@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,34 @@ func TestNodesReportSaid(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(stdout), &r); code != 0 || err != nil || r.Skipped["count 0"] != 1 || r.Anomalies["GPU model without GPUs"] != 1 {
 		t.Errorf("-json: exit %d, %v, %s%s; want nodes_skipped and nodes_anomalies", code, err, stdout, stderr)
+	}
+}
+
+// With -nodes, the nodes file's notes (a column repeated, or unknown,
+// and not read) are said in the text and -json, as simulate says them
+// under "nodes read": a misspelt "memroy" column left the machine without
+// memory without a word.
+func TestNodesNotesSaid(t *testing.T) {
+	dir := t.TempDir()
+	log := "; MaxProcs: 8\n" +
+		"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 5 3 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	trace, nodes := filepath.Join(dir, "log.swf"), filepath.Join(dir, "nodes.csv")
+	if err := os.WriteFile(trace, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(nodes, []byte("kind,count,cores,memroy,gpus,gpu_model\nb,2,4,100,0,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "-nodes", nodes, "-predictors", "naive", trace)
+	if want := "-nodes nodes.csv: note: no column memory: memory 0"; code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "memroy") {
+		t.Errorf("exit %d, %s%s; want %q and the unknown column named", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runCmd(t, "-nodes", nodes, "-predictors", "naive", "-json", trace)
+	var r struct {
+		Notes []string `json:"nodes_notes"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); code != 0 || err != nil || !slices.Contains(r.Notes, "no column memory: memory 0") {
+		t.Errorf("-json: exit %d, %v, %s%s; want nodes_notes", code, err, stdout, stderr)
 	}
 }

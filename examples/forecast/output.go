@@ -48,6 +48,9 @@ type jsonRow struct {
 	// none.
 	NodesSkipped   map[string]int `json:"nodes_skipped,omitempty"`
 	NodesAnomalies map[string]int `json:"nodes_anomalies,omitempty"`
+	// NodesNotes are the nodes file's remarks (a column repeated or
+	// unknown, and not read; simulate -json's nodes_read.notes).
+	NodesNotes []string `json:"nodes_notes,omitempty"`
 	// LargerThanMachine counts the replayed jobs larger than the machine,
 	// which forecast and estimates answer with the naive median; absent
 	// when none is. (Named replayed_…: rejected has a larger_than_machine
@@ -141,7 +144,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		if info.madeUp > 0 {
 			j.Changed = map[string]int{cli.MadeUpID: info.madeUp}
 		}
-		j.NodesSkipped, j.NodesAnomalies = info.nodesSkipped, info.nodesAnomalies
+		j.NodesSkipped, j.NodesAnomalies, j.NodesNotes = info.nodesSkipped, info.nodesAnomalies, info.nodesNotes
 		j.NoEstimate, j.TrailingZeros, j.Waited = info.noEstimate, info.zeros, info.waited
 		j.Skipped = cli.SkippedOf(info.read)
 		j.Partitions = info.partitions
@@ -205,6 +208,12 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			parts = append(parts, "lines kept with anomalies: "+cli.RuleCounts(info.nodesAnomalies))
 		}
 		fmt.Fprintf(w, "-nodes %s: %s\n\n", info.nodesFile, strings.Join(parts, "; "))
+	}
+	for i, n := range info.nodesNotes {
+		fmt.Fprintf(w, "-nodes %s: note: %s\n", info.nodesFile, cli.Printable(n))
+		if i == len(info.nodesNotes)-1 {
+			fmt.Fprintln(w)
+		}
 	}
 	if info.larger > 0 {
 		fmt.Fprintf(w, "%d jobs larger than the machine (%d processors): the simulation cannot place them, forecast and estimates answer them with the naive median\n\n",

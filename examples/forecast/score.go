@@ -100,6 +100,11 @@ type traceInfo struct {
 	// "kind named twice", "GPU model without GPUs"), as simulate's "nodes
 	// read" line says them; forecast dropped that report.
 	nodesSkipped, nodesAnomalies map[string]int
+	// nodesNotes are the nodes file's remarks (convert.Report.Notes: a
+	// column repeated or unknown, and not read), which simulate prints
+	// under "nodes read"; forecast dropped them, a misspelt column's
+	// amounts 0 without a word.
+	nodesNotes []string
 	// demands counts the replayed jobs with a demand line (swf.Demand):
 	// on one pool only their processor counts are simulated.
 	demands int
@@ -249,7 +254,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		if info.nodes, rep, err = cli.ReadNodes(nodesFile, lenient); err != nil {
 			return nil, info, err
 		}
-		info.nodesSkipped, info.nodesAnomalies = rep.Skipped, rep.Anomalies
+		info.nodesSkipped, info.nodesAnomalies, info.nodesNotes = rep.Skipped, rep.Anomalies, rep.Notes
 		info.nodesFile = filepath.Base(nodesFile)
 		if err := (sched.Config{Nodes: info.nodes}).Validate(); err != nil {
 			return nil, info, fmt.Errorf("-nodes %s: %w", nodesFile, err)
