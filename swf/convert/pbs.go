@@ -361,7 +361,11 @@ func (p *pbsParser) resources(r *record, kv map[string]string) {
 		if s, err := parseDuration(v); err != nil {
 			p.bad(r, "Resource_List.walltime", v, err)
 		} else {
+			// A limit of 0 is none (-1, noted), as every other reader
+			// takes it: it was written 0, which the simulators read as no
+			// estimate, without a word here.
 			r.limit = int64(s)
+			zeroLimit(r)
 		}
 	} else {
 		r.note(noteNoLimit)
