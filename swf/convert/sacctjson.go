@@ -33,6 +33,9 @@ const maxJSONJob = 64 << 20
 // The demand is Sacct's, from tres.requested (else tres.allocated,
 // noted), with nodes from allocation_nodes and memory from the required
 // memory_per_cpu or memory_per_node when the TRES have none.
+//
+// Errors sacct reports ("errors": [...]) are noted; with no job beside
+// them (sacct could not reach the database) they are the error returned.
 func SacctJSON(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "sacct-json", "json")
 	if err != nil {
@@ -40,10 +43,12 @@ func SacctJSON(r io.Reader, opt Options) (_ *Result, err error) {
 	}
 	defer done()
 	defer b.damaged(&err) // (before done: it reads on in the input)
+	var slurmErr string   // the first error sacct reported
 	other := func(key string, v json.RawMessage) {
 		var list []json.RawMessage
 		if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {
-			b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(list[0])))
+			slurmErr = clip(string(list[0]))
+			b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+slurmErr)
 		}
 	}
 	err = jsonJobs(in, b, other, func(dec *json.Decoder, num int) error {
@@ -67,6 +72,9 @@ func SacctJSON(r io.Reader, opt Options) (_ *Result, err error) {
 		return jsonRecord(b, &j, num)
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := slurmFailed(b, "sacct", slurmErr); err != nil {
 		return nil, err
 	}
 	return b.finish()
@@ -618,4 +626,15 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 		r.dem = &in
 	}
 	return nil
+}
+
+// slurmFailed is the error of a JSON document in which Slurm reported an
+// error and no job (sacct --json or slurmrestd that could not reach the
+// database or the controller: "errors": [...], "jobs": []): it was an
+// empty trace, exit 0, the error in a note.
+func slurmFailed(b *builder, who, first string) error {
+	if first == "" || b.rep.Records > 0 {
+		return nil
+	}
+	return fmt.Errorf("convert: %s: %s reported an error and no job: %s", b.format, who, first)
 }

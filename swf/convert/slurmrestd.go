@@ -80,7 +80,8 @@ func (s *snapBuilder) readJSON(in io.Reader) error {
 		case "errors":
 			var list []json.RawMessage
 			if json.Unmarshal(v, &list) == nil && len(list) > 0 {
-				b.rep.Notes = append(b.rep.Notes, "slurmrestd reported errors: "+clip(string(list[0])))
+				s.slurmErr = clip(string(list[0]))
+				b.rep.Notes = append(b.rep.Notes, "slurmrestd reported errors: "+s.slurmErr)
 			}
 		case "last_update":
 			var n jsonNum

@@ -154,7 +154,8 @@ func newQueued(line int) queued {
 type snapBuilder struct {
 	b          *builder
 	jobs       []queued
-	lastUpdate int64 // slurmrestd's last_update, -1 none
+	lastUpdate int64  // slurmrestd's last_update, -1 none
+	slurmErr   string // the first error slurmrestd reported
 }
 
 // fieldError notes an unreadable field of q (left -1).
@@ -244,7 +245,9 @@ func QueueSnapshot(r io.Reader, opt Options) (_ *Snapshot, err error) {
 	}
 	b.rep.Format = b.format
 	if b.format == "slurmrestd" {
-		err = s.readJSON(in)
+		if err = s.readJSON(in); err == nil {
+			err = slurmFailed(b, "slurmrestd", s.slurmErr)
+		}
 	} else {
 		err = s.readText(in)
 	}
