@@ -2,6 +2,7 @@ package convert
 
 import (
 	"cmp"
+	"fmt"
 	"hash/maphash"
 	"math"
 	"slices"
@@ -262,7 +263,8 @@ func (b *builder) finish() (*Result, error) {
 	res := &Result{Jobs: make([]swf.Job, len(live)), IDs: make([]string, len(live))}
 	users, groups, queues, exes, qos := newNames(), newNames(), newNames(), newNames(), newNames()
 	accounts := b.accounts()
-	var base, last, maxAlloc int64
+	var base, last, maxAlloc, maxReq int64
+	over := 0 // jobs larger than Options.MaxProcs
 	if len(live) > 0 {
 		base = live[0].submit
 		last = base
@@ -287,7 +289,17 @@ func (b *builder) finish() (*Result, error) {
 			b.rep.Anomalies[n]++
 		}
 		last = max(last, r.submit, r.start, r.end)
-		maxAlloc = max(maxAlloc, j.AllocProcs)
+		maxAlloc, maxReq = max(maxAlloc, j.AllocProcs), max(maxReq, j.ReqProcs)
+		if m := b.opt.MaxProcs; m > 0 && (j.AllocProcs > m || j.ReqProcs > m) {
+			over++
+		}
+	}
+	if over > 0 {
+		// A machine size smaller than the log's jobs (nodes given for
+		// cores, say) made a trace whose every such job the simulators
+		// reject, which the conversion did not say.
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("%d jobs allocated or asked more processors than MaxProcs %d (the largest %d): "+
+			"a simulation rejects them; MaxProcs is the machine's processors (cores), not its nodes", over, b.opt.MaxProcs, max(maxAlloc, maxReq)))
 	}
 	b.rep.Jobs = len(live)
 	if err := b.unreadable(); err != nil {
