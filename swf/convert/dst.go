@@ -76,6 +76,7 @@ func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
 		submit, start, end := t[0], t[1], t[2]
 		switch {
 		case submit >= 0 && start >= 0 && submit > start,
+			submit >= 0 && end >= 0 && submit > end,
 			start >= 0 && end >= 0 && start > end,
 			start >= 0 && end >= 0 && r.elapsed >= 0 && end-start != r.elapsed+max(r.suspended, 0):
 			continue

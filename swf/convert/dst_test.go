@@ -54,6 +54,17 @@ func TestSacctRepeatedHour(t *testing.T) {
 	if j := res.Jobs[0]; j.RunTime != 600 || j.Wait != 3900 || res.Report.Anomalies[noteRepeatedHourTold] != 1 {
 		t.Errorf("jobcomp: wait %d, run %d, anomalies %v; want 3900, 600, told", j.Wait, j.RunTime, res.Report.Anomalies)
 	}
+	// Start unknown: submit ≤ end tells job 6's submit (01:50 EDT, the
+	// end 01:05 EST), before its start is taken from End − Elapsed
+	// (02:04 EDT: a wait of 840 s).
+	in = "JobID|State|Submit|Start|End|ElapsedRaw|AllocCPUS\n" +
+		"6|COMPLETED|2024-11-03T01:50:00|Unknown|2024-11-03T01:05:00|60|1\n"
+	if res, err = Sacct(strings.NewReader(in), Options{Location: ny}); err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Jobs[0]; j.Wait != 840 || j.RunTime != 60 || res.Report.Anomalies[noteRepeatedHourTold] != 1 {
+		t.Errorf("start unknown: wait %d, run %d, anomalies %v; want 840, 60, told", j.Wait, j.RunTime, res.Report.Anomalies)
+	}
 }
 
 // localTwin finds the other moment of a wall-clock time in the repeated
