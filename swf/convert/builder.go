@@ -353,8 +353,10 @@ func (b *builder) job(r *record, base int64) swf.Job {
 		case r.end >= 0:
 			r.note(noteEndBefore)
 		case r.elapsed >= 0:
-			j.RunTime = r.elapsed + max(r.suspended, 0) // (Elapsed leaves the suspended time out)
-			r.note(noteRunElapsed)                      // (as the start from it is: it was said of neither job nor log with an End column)
+			// (Elapsed leaves the suspended time out.) Noted, as a start
+			// from it is: it was said of no job of a log with an End column.
+			j.RunTime = r.elapsed + max(r.suspended, 0)
+			r.note(noteRunElapsed)
 		default:
 			r.note(noteNoEnd)
 		}

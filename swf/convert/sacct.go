@@ -46,8 +46,9 @@ var sacctColumns = []struct{ name, feeds string }{
 // Constraints "intel|amd", WorkDir, Comment, ...) is put back when the
 // header has one such column; with several the line is malformed (which
 // one holds it cannot be told), as it is when the State column after it
-// then reads no state (a line of too many fields for another reason). Job steps (123.batch, 123.0,
-// 123.extern) are not jobs: they are counted in Report.Steps and give
+// then reads no state (a line of too many fields for another reason).
+// Job steps (123.batch, 123.0, 123.extern) are not jobs: they are
+// counted in Report.Steps and give
 // their job its used memory (and its CPU time when the job line has
 // none). A job that ran (completed, failed or cancelled, with an Elapsed
 // above 0: slurmdbd gives a job whose start is unknown an Elapsed of 0)
