@@ -48,9 +48,8 @@ var sacctColumns = []struct{ name, feeds string }{
 // one holds it cannot be told), as it is when the State column after it
 // then reads no state (a line of too many fields for another reason).
 // Job steps (123.batch, 123.0, 123.extern) are not jobs: they are
-// counted in Report.Steps and give
-// their job its used memory (and its CPU time when the job line has
-// none). A job that ran (completed, failed or cancelled, with an Elapsed
+// counted in Report.Steps and give their job its used memory (and its
+// CPU time when the job line has none). A job that ran (completed, failed or cancelled, with an Elapsed
 // above 0: slurmdbd gives a job whose start is unknown an Elapsed of 0)
 // whose Start is unknown or unreadable takes it from End less Elapsed
 // and Suspended (the time it was suspended, which Elapsed leaves out),
