@@ -83,7 +83,8 @@ var sacctColumns = []struct{ name, feeds string }{
 // is a reused id: both jobs are kept, the later noted "job id reused". Job
 // steps (123.batch, 123.extern, 123.0) are counted in Report.Steps, never
 // written as jobs. Array tasks still pending print as one record
-// "123_[5-9]": skipped as "pending array tasks".
+// "123_[5-9]": skipped as "pending array tasks". With a Cluster column
+// (sacct -M a,b, or -L) job ids are matched within their cluster.
 //
 // The demand (Job.Demand; the rules common to all formats are Result's)
 // comes from ReqTRES (else AllocTRES, the allocation, noted): cpu, mem
@@ -361,7 +362,15 @@ func (p *sacctParser) record(line string, num int) error {
 	if id == "" {
 		return b.malformed(num, "JobID", "", errors.New("empty job id"))
 	}
-	if base, _, isStep := strings.Cut(key, "."); isStep {
+	base, _, isStep := strings.Cut(key, ".")
+	if c := get("cluster"); c != "" {
+		// sacct -M a,b (or -L) lists the jobs of several clusters, whose
+		// ids are their own: a job of one cluster replaced another's of
+		// the same id (PREEMPTED, NODE_FAIL) as its "earlier attempt",
+		// and steps went to either.
+		base, key = c+"/"+base, c+"/"+key
+	}
+	if isStep {
 		return p.step(base, get, num)
 	}
 	if strings.Contains(id, "_[") {
