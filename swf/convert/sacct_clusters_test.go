@@ -32,3 +32,17 @@ func TestSacctClusters(t *testing.T) {
 		t.Errorf("anomalies %v", res.Report.Anomalies)
 	}
 }
+
+// The same in sacct --json, whose jobs name their cluster.
+func TestSacctJSONClusters(t *testing.T) {
+	in := `{"jobs":[` +
+		`{"job_id":7,"cluster":"a","state":{"current":["PREEMPTED"]},"time":{"submission":1704067200,"start":1704067260,"end":1704067320,"elapsed":60},"tres":{"allocated":[{"type":"cpu","count":2}]}},` +
+		`{"job_id":7,"cluster":"b","state":{"current":["COMPLETED"]},"time":{"submission":1704067300,"start":1704067360,"end":1704067420,"elapsed":60},"tres":{"allocated":[{"type":"cpu","count":4}]}}]}`
+	res, err := SacctJSON(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Report; len(res.Jobs) != 2 || r.Requeued != 0 {
+		t.Errorf("%d jobs, report %+v; want 2 jobs, no requeue", len(res.Jobs), r)
+	}
+}

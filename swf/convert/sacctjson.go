@@ -34,6 +34,7 @@ const maxJSONJob = 64 << 20
 // noted), with nodes from allocation_nodes and memory from the required
 // memory_per_cpu or memory_per_node when the TRES have none.
 //
+// Job ids are matched within their cluster (sacct -M a,b lists several).
 // Errors sacct reports ("errors": [...]) are noted; with no job beside
 // them (sacct could not reach the database) they are the error returned.
 func SacctJSON(r io.Reader, opt Options) (_ *Result, err error) {
@@ -242,6 +243,7 @@ type jsonJob struct {
 	User      string          `json:"user"`
 	Group     string          `json:"group"`
 	Partition string          `json:"partition"`
+	Cluster   string          `json:"cluster"`
 	Account   jsonText        `json:"account"`
 	QOS       jsonText        `json:"qos"`
 	State     jsonState       `json:"state"`
@@ -332,6 +334,9 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	r := newRecord(num)
 	r.key = strconv.FormatInt(j.JobID.V, 10)
 	r.id = r.key
+	if j.Cluster != "" {
+		r.key = j.Cluster + "/" + r.key // (sacct -M a,b: ids are per cluster)
+	}
 	switch {
 	case j.Array.JobID.OK() && j.Array.JobID.V > 0 && j.Array.TaskID.OK():
 		r.id = fmt.Sprintf("%d_%d", j.Array.JobID.V, j.Array.TaskID.V)
