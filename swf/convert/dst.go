@@ -4,19 +4,21 @@ import (
 	"time"
 )
 
-// Anomalies of local times in the hour a daylight-saving change repeats.
+// Anomalies of local times at a daylight-saving change.
 const (
 	noteRepeatedHourTold = "local time in the hour repeated at a daylight-saving change, told by the other times"
 	noteRepeatedHour     = "local time in the hour repeated at a daylight-saving change, ambiguous"
+	noteSkippedHour      = "local time in the hour skipped at a daylight-saving change (none in Location: the log's zone?)"
 )
 
 // localTwin returns the other moment that the wall-clock time of u in
 // loc names, when it falls in the hour a daylight-saving change repeats
 // (the clocks going back: 01:30 on such a night in New York is 05:30 and
-// 06:30 UTC). ok is false for any other time.
-func localTwin(u int64, loc *time.Location) (int64, bool) {
+// 06:30 UTC). ok is false for any other time; near says a change is
+// within 12 hours.
+func localTwin(u int64, loc *time.Location) (twin int64, ok, near bool) {
 	if loc == time.UTC {
-		return 0, false
+		return 0, false, false
 	}
 	_, off := time.Unix(u, 0).In(loc).Zone()
 	// A change within 12 hours either side gives the other offset.
@@ -25,12 +27,13 @@ func localTwin(u int64, loc *time.Location) (int64, bool) {
 		if o == off {
 			continue
 		}
+		near = true
 		v := u + int64(off-o) // the same wall clock at offset o
 		if _, vo := time.Unix(v, 0).In(loc).Zone(); vo == o {
-			return v, true
+			return v, true, true
 		}
 	}
-	return 0, false
+	return 0, false, near
 }
 
 // isLocalStamp tells a time stamp read in Options.Location, Slurm's
@@ -56,9 +59,16 @@ func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
 		if *p < 0 || !isLocalStamp(stamps[i]) {
 			continue
 		}
-		if v, ok := localTwin(*p, loc); ok {
+		v, ok, near := localTwin(*p, loc)
+		switch {
+		case ok:
 			alt[i] = v
 			twins = append(twins, i)
+		case near && time.Unix(*p, 0).In(loc).Format("2006-01-02T15:04:05") != stamps[i]:
+			// A wall clock the zone skips (02:30 on the night the
+			// clocks go forward), which time.ParseInLocation moved an
+			// hour without a word: no Slurm of that zone prints one.
+			r.note(noteSkippedHour)
 		}
 	}
 	if len(twins) == 0 {

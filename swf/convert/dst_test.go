@@ -90,7 +90,7 @@ func TestLocalTwin(t *testing.T) {
 			t.Fatal(err)
 		}
 		u := tm.Unix()
-		v, ok := localTwin(u, loc)
+		v, ok, _ := localTwin(u, loc)
 		if c.shift == 0 {
 			if ok {
 				t.Errorf("%s %s: twin %d, want none", c.zone, c.stamp, v)
@@ -100,5 +100,27 @@ func TestLocalTwin(t *testing.T) {
 		if d := v - u; !ok || d != c.shift && d != -c.shift || time.Unix(v, 0).In(loc).Format("2006-01-02T15:04:05") != c.stamp {
 			t.Errorf("%s %s: twin %d (%v), want %d s away, the same wall clock", c.zone, c.stamp, v, ok, c.shift)
 		}
+	}
+}
+
+// A local time the zone skips (02:30 on 2024-03-10 in New York, the clocks
+// going forward) is no time Slurm of that zone prints: the job is noted
+// (Location is likely not the log's zone); it was moved an hour without
+// a word. Times with their offset are not.
+func TestSacctSkippedHour(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no time zone data:", err)
+	}
+	in := "JobID|State|Submit|Start|End|ElapsedRaw|AllocCPUS\n" +
+		"1|COMPLETED|2024-03-10T01:50:00|2024-03-10T02:30:00|2024-03-10T03:40:00|600|1\n" +
+		"2|COMPLETED|2024-03-10T01:50:00|2024-03-10T03:30:00|2024-03-10T03:40:00|600|1\n" +
+		"3|COMPLETED|2024-03-10T01:50:00-05:00|2024-03-10T02:30:00-05:00|2024-03-10T03:40:00-04:00|600|1\n"
+	res, err := Sacct(strings.NewReader(in), Options{Location: ny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := res.Report.Anomalies; a[noteSkippedHour] != 1 {
+		t.Errorf("anomalies %v, want %q once", a, noteSkippedHour)
 	}
 }

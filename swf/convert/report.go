@@ -103,7 +103,9 @@ type Result struct {
 // jobcomp times without offset in Options.Location: 01:30 on the night
 // the clocks go back is two moments; those with submit ≤ start ≤ end and,
 // sacct, end − start = Elapsed + Suspended are taken when only one
-// choice is left); "record of several lines (a newline in a value)" (sacct
+// choice is left); "local time in the hour skipped at a daylight-saving
+// change (none in Location: the log's zone?)" (a wall clock the zone
+// never shows: Location is likely not the log's); "record of several lines (a newline in a value)" (sacct
 // text, jobcomp, scontrol: a job name or comment holding a newline cuts
 // the record, its lines joined back); "unreadable FIELD" (the field is
 // -1 and the error is in Errors).
