@@ -353,8 +353,10 @@ func partitionLimits(s string) (map[string]int64, error) {
 	for item := range strings.SplitSeq(s, ",") {
 		name, min, ok := strings.Cut(item, "=")
 		m, err := strconv.ParseInt(min, 10, 64)
-		if !ok || name == "" || err != nil || m <= 0 || m > 1<<30 {
-			return nil, fmt.Errorf("%q: want NAME=MINUTES", item)
+		// At most 230 years, the longest limit swf/convert takes (2^30
+		// minutes passed here and was every such job's requested time).
+		if !ok || name == "" || err != nil || m <= 0 || m > 7258118400/60 {
+			return nil, fmt.Errorf("%q: want NAME=MINUTES, at most %d (230 years)", item, 7258118400/60)
 		}
 		if _, dup := out[name]; dup {
 			// "a=5,a=6" kept 6 without a word: which one was meant?

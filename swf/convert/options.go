@@ -131,8 +131,11 @@ func (o *Options) Validate() error {
 		errs = append(errs, fmt.Errorf("convert: MaxProcs %d above 2^40 processors, a machine no simulator takes", o.MaxProcs))
 	}
 	for p, s := range o.PartitionLimits {
-		if s <= 0 {
-			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds", clip(p), s))
+		// At most the longest duration read (230 years): a larger one
+		// (minutes typed for seconds, or 2^30 minutes) was every such
+		// job's requested time, the bound a log's own limit has.
+		if s <= 0 || s > maxTime {
+			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds, at most %d (230 years)", clip(p), s, int64(maxTime)))
 		}
 	}
 	if o.CoresPerNode < 0 || o.CoresPerNode > maxProcs {
