@@ -42,7 +42,8 @@ var jobcompKeys = map[string]bool{
 // key, the next line that is no record of its own is its rest (the
 // newline a blank). A requeued job's earlier attempts are written
 // JobState=PENDING (Slurm 22.05) or REQUEUED: either is an earlier
-// attempt.
+// attempt. Job ids are matched within their Cluster (the files of
+// several clusters read as one log).
 func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {
@@ -141,6 +142,9 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	r := newRecord(num)
 	r.key, r.id = key, key
+	if c := kv["Cluster"]; c != "" {
+		r.key = c + "/" + key // (the files of several clusters: ids are per cluster, as Sacct's)
+	}
 	if strings.Contains(line, "\n") {
 		r.note(noteJoined)
 	}

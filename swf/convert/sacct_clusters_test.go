@@ -46,3 +46,20 @@ func TestSacctJSONClusters(t *testing.T) {
 		t.Errorf("%d jobs, report %+v; want 2 jobs, no requeue", len(res.Jobs), r)
 	}
 }
+
+// The same in jobcomp files of two clusters read as one log (their lines
+// name their Cluster).
+func TestJobcompClusters(t *testing.T) {
+	line := func(cluster, state string, submit int) string {
+		return "JobId=7 UserId=u(1) GroupId=g(1) Name=x JobState=" + state + " Partition=p TimeLimit=10 " +
+			"StartTime=2024-01-01T00:01:00 EndTime=2024-01-01T00:02:00 NodeList=n1 NodeCnt=1 ProcCnt=2 Cluster=" + cluster +
+			" SubmitTime=2024-01-01T00:00:0" + string(rune('0'+submit)) + " DerivedExitCode=0:0 ExitCode=0:0\n"
+	}
+	res, err := Jobcomp(strings.NewReader(line("a", "NODE_FAIL", 0)+line("b", "COMPLETED", 5)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Report; len(res.Jobs) != 2 || r.Requeued != 0 {
+		t.Errorf("%d jobs, report %+v; want 2 jobs, no requeue", len(res.Jobs), r)
+	}
+}
