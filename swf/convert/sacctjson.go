@@ -72,10 +72,13 @@ func SacctJSON(r io.Reader, opt Options) (_ *Result, err error) {
 		b.rep.Records++
 		return jsonRecord(b, &j, num)
 	})
-	if err != nil {
-		return nil, err
+	if fe := (*FormatError)(nil); err == nil || errors.As(err, &fe) {
+		// (Slurm's error without a "jobs" key was "JSON of another kind".)
+		if e := slurmFailed(b, "sacct", slurmErr); e != nil {
+			return nil, e
+		}
 	}
-	if err := slurmFailed(b, "sacct", slurmErr); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return b.finish()

@@ -245,8 +245,12 @@ func QueueSnapshot(r io.Reader, opt Options) (_ *Snapshot, err error) {
 	}
 	b.rep.Format = b.format
 	if b.format == "slurmrestd" {
-		if err = s.readJSON(in); err == nil {
-			err = slurmFailed(b, "slurmrestd", s.slurmErr)
+		err = s.readJSON(in)
+		if fe := (*FormatError)(nil); err == nil || errors.As(err, &fe) {
+			// (Slurm's error without a "jobs" key was "JSON of another kind".)
+			if e := slurmFailed(b, "slurmrestd", s.slurmErr); e != nil {
+				err = e
+			}
 		}
 	} else {
 		err = s.readText(in)
