@@ -249,11 +249,22 @@ func (r *logReader) read(es []endedJob) {
 		if c < 0x80 {
 			return uint64(c)
 		}
+		// The second byte by a constant shift (most longer values
+		// have two: run times and waits of minutes to hours), the
+		// others in a loop whose shift is masked: a shift by a
+		// variable the compiler cannot bound cost a test for 64 and
+		// up, a mask, a register's spill and reload a byte.
 		u := uint64(c & 0x7f)
-		for s := 7; ; s += 7 { // (flush wrote at most 10 bytes a value)
+		c = b[i]
+		i++
+		if c < 0x80 {
+			return u | uint64(c)<<7
+		}
+		u |= uint64(c&0x7f) << 7
+		for s := uint(14); ; s += 7 { // (flush wrote at most 10 bytes a value)
 			c = b[i]
 			i++
-			u |= uint64(c&0x7f) << s
+			u |= uint64(c&0x7f) << (s & 63)
 			if c < 0x80 {
 				return u
 			}
