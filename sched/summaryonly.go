@@ -349,15 +349,22 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		add(f.busy[i].area(sum.WindowStart, sum.WindowEnd))
 	}
 	var corrSum float64
-	// With corrections, their sequence over the included jobs, for the
-	// SD's second pass: a byte a job read back instead of a third decoding
-	// of the log (values from 255 up are 255 here, in order in corrBig).
-	var corrs []byte
-	var corrBig []int
-	if f.corr {
-		corrs = make([]byte, 0, f.jobs)
+	// The lists the loop appends to now and then, behind a pointer: as
+	// locals, their twelve words took registers that the loop's values
+	// then lost, spilled and reloaded at each entry.
+	var lists struct {
+		// With corrections, their sequence over the included jobs, for
+		// the SD's second pass: a byte a job read back instead of a third
+		// decoding of the log (values from 255 up are 255 here, in order
+		// in corrBig).
+		corrs             []byte
+		corrBig           []int
+		reserved, delayed []float64
 	}
-	var reserved, delayed []float64
+	ls := &lists
+	if f.corr {
+		ls.corrs = make([]byte, 0, f.jobs)
+	}
 	var pos float64
 	r = logReader{blocks: f.log}
 	var batch [logBatch]endedJob
@@ -389,15 +396,15 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 				if e.corrections < 255 {
 					c = byte(e.corrections)
 				} else {
-					corrBig = append(corrBig, e.corrections)
+					ls.corrBig = append(ls.corrBig, e.corrections)
 				}
-				corrs = append(corrs, c)
+				ls.corrs = append(ls.corrs, c)
 			}
 			if e.firstRes >= 0 {
 				d := float64(e.start - e.firstRes)
-				reserved = append(reserved, math.Abs(d))
+				ls.reserved = append(ls.reserved, math.Abs(d))
 				if d > 0 {
-					delayed = append(delayed, d)
+					ls.delayed = append(ls.delayed, d)
 				}
 			}
 		}
@@ -419,14 +426,14 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		sum.MeanBSLD /= n
 		sum.Accuracy /= n
 		sum.BackfillRate /= n
-		sum.MeanCorrections, sum.SDCorrections = f.corrections(corrs, corrBig, corrSum, sum.Included)
+		sum.MeanCorrections, sum.SDCorrections = f.corrections(ls.corrs, ls.corrBig, corrSum, sum.Included)
 		pr := &sum.Predictability
-		pr.Rate = float64(len(reserved)) / n
-		pr.AbsMean, pr.AbsSD = meanSD(reserved)
-		pr.AbsMedian = median(reserved)
-		pr.DelayRate = float64(len(delayed)) / n
-		pr.DelayMean, pr.DelaySD = meanSD(delayed)
-		pr.DelayMedian = median(delayed)
+		pr.Rate = float64(len(ls.reserved)) / n
+		pr.AbsMean, pr.AbsSD = meanSD(ls.reserved)
+		pr.AbsMedian = median(ls.reserved)
+		pr.DelayRate = float64(len(ls.delayed)) / n
+		pr.DelayMean, pr.DelaySD = meanSD(ls.delayed)
+		pr.DelayMedian = median(ls.delayed)
 	}
 	return sum
 }
