@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -21,14 +22,14 @@ type foldSummary struct {
 	rules  [nRules]int // jobs per rule (Result.Changed)
 
 	// The termination-order log of the completed jobs; open holds the
-	// jobs ending at the current instant (openAt), put in record order
-	// (summarize's tie rule) before they are appended.
-	log     [][]byte // in blocks of logBlock bytes, never copied to grow
-	jobs    int      // entries in log
-	corr    bool     // some entry has corrections
-	lastEnd int64    // end of the last entry
-	open    []endedJob
-	openAt  int64
+	// last jobs to end, up to openBatch of them, put in record order
+	// within an instant (summarize's tie rule) before they are appended.
+	log      [][]byte // in blocks of logBlock bytes, never copied to grow
+	jobs     int      // entries in log
+	corr     bool     // some entry has corrections
+	lastEnd  int64    // end of the last entry
+	open     []endedJob
+	unsorted bool // open has two jobs of one instant out of record order
 
 	tau       int64      // the bounded slowdown's threshold
 	minSubmit int64      // smallest simulated submit time among completed jobs (S7's window start below 100 jobs)
@@ -101,20 +102,27 @@ func (s *Sim) foldLive(jb *Job) {
 			acc = accuracy(jb.p, jb.r)
 		}
 		f.minSubmit = min(f.minSubmit, jb.j.Submit)
-		if len(f.open) > 0 && jb.end != f.openAt {
-			f.flush()
+		// The jobs are appended to the log openBatch at a time, not at
+		// each instant (most instants end one job: a call of flush a
+		// job); ends come in order, and one out of record order within
+		// its instant sets unsorted for flush.
+		n := len(f.open)
+		if n == cap(f.open) {
+			if n > 0 {
+				f.flush()
+				n = 0
+			} else {
+				f.open = make([]endedJob, 0, openBatch)
+			}
 		}
 		// (written in place: a literal appended was built and copied)
-		n := len(f.open)
-		if n < cap(f.open) {
-			f.open = f.open[:n+1]
-		} else {
-			f.open = append(f.open, endedJob{})
-		}
+		f.open = f.open[:n+1]
 		e := &f.open[n]
+		if n > 0 && f.open[n-1].end == jb.end && f.open[n-1].k > jb.idx {
+			f.unsorted = true
+		}
 		e.k, e.end, e.start, e.wait, e.run, e.size = jb.idx, jb.end, jb.start, jb.start-jb.j.Submit, jb.r, rec.Size
 		e.firstRes, e.acc, e.corrections, e.backfilled = jb.firstRes, acc, jb.nCorr, jb.backfill
-		f.openAt = jb.end
 	case started: // cancelled while running
 		f.busy = append(f.busy, endedJob{k: jb.idx, end: jb.end, start: jb.start, size: rec.Size})
 	}
@@ -129,10 +137,12 @@ func (s *Sim) foldLive(jb *Job) {
 	}
 }
 
-// flush appends the jobs that ended at openAt to the log, in record order.
+// flush appends the open jobs to the log, in termination order and in
+// record order within an instant.
 func (f *foldSummary) flush() {
-	if !slices.IsSortedFunc(f.open, byRecord) {
-		slices.SortFunc(f.open, byRecord)
+	if f.unsorted {
+		slices.SortFunc(f.open, byEndRecord)
+		f.unsorted = false
 	}
 	for i := range f.open {
 		e := &f.open[i]
@@ -212,7 +222,15 @@ const (
 	maxEntry = 7*binary.MaxVarintLen64 + 8
 )
 
-func byRecord(a, b endedJob) int { return a.k - b.k }
+// openBatch is how many ended jobs flush appends at a time.
+const openBatch = 32
+
+func byEndRecord(a, b endedJob) int {
+	if a.end != b.end {
+		return cmp.Compare(a.end, b.end)
+	}
+	return a.k - b.k
+}
 
 // logReader decodes the log in termination order.
 type logReader struct {
