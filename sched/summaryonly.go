@@ -102,21 +102,22 @@ func (s *Sim) foldLive(jb *Job) {
 			acc = accuracy(jb.p, jb.r)
 		}
 		f.minSubmit = min(f.minSubmit, jb.j.Submit)
-		// The jobs are appended to the log openBatch at a time, not at
-		// each instant (most instants end one job: a call of flush a
-		// job); ends come in order, and one out of record order within
-		// its instant sets unsorted for flush.
+		// The jobs are appended to the log openBatch or more at a time,
+		// not at each instant (most instants end one job: a call of
+		// flush a job), and only at an instant's end: an instant's jobs
+		// are sorted together. Ends come in order; a job out of record
+		// order within its instant sets unsorted for flush.
 		n := len(f.open)
-		if n == cap(f.open) {
-			if n > 0 {
-				f.flush()
-				n = 0
-			} else {
-				f.open = make([]endedJob, 0, openBatch)
-			}
+		if n >= openBatch && f.open[n-1].end != jb.end {
+			f.flush()
+			n = 0
 		}
 		// (written in place: a literal appended was built and copied)
-		f.open = f.open[:n+1]
+		if n < cap(f.open) {
+			f.open = f.open[:n+1]
+		} else {
+			f.open = append(f.open, endedJob{})
+		}
 		e := &f.open[n]
 		if n > 0 && f.open[n-1].end == jb.end && f.open[n-1].k > jb.idx {
 			f.unsorted = true
