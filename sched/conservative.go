@@ -34,7 +34,12 @@ func (conservativeScheduler) Schedule(p *Pass) {
 	if p.over {
 		return
 	}
-	s := p.s
+	p.s.consSchedule()
+}
+
+// consSchedule is conservative backfilling's pass, which Sim.pass calls
+// directly.
+func (s *Sim) consSchedule() {
 	if s.m != nil {
 		s.conservativeNodesPass()
 		return
@@ -42,12 +47,12 @@ func (conservativeScheduler) Schedule(p *Pass) {
 	if s.conservativeQuiet() {
 		return
 	}
-	idle := p.Free() == p.MachineSize()
+	idle := s.free == s.cfg.MachineSize
 	if m := s.prof.memo; m != nil && m.ok && m.logOK && !idle {
 		s.conservativePass(nil, false) // the running jobs' profile from the log
 		return
 	}
-	s.conservativePass(p.Profile(), idle)
+	s.conservativePass(s.view.Profile(), idle)
 }
 
 // conservativeQuiet is conservativePass after arrivals alone, when it
