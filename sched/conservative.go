@@ -685,9 +685,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	m.ok = c.ok
 	m.quiet, m.minRes = len(c.gave) == 0, c.minRes
 	m.start = c.start[:0]
-	k0 := len(m.log)
-	m.epoch, m.qepoch = s.consStart(c.start, m.epoch, m.qepoch)
-	s.consStarted(m, c.start, k0)
+	if len(c.start) > 0 { // (most passes start nothing: the counts stand, the log as it is)
+		k0 := len(m.log)
+		m.epoch, m.qepoch = s.consStart(c.start, m.epoch, m.qepoch)
+		s.consStarted(m, c.start, k0)
+	}
 }
 
 // keepFront keeps where they are the settled jobs at the front of ls,
@@ -829,6 +831,10 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	m.ok = ok
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
 	m.start = start[:0]
+	if len(start) == 0 { // (see conservativePass)
+		m.epoch, m.qepoch = e0, q0
+		return
+	}
 	k0 := len(m.log)
 	m.epoch, m.qepoch = s.consStart(start, e0, q0)
 	s.consStarted(m, start, k0)
