@@ -466,6 +466,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// computed.
 		var w starts
 		var from int64
+		scan := false // a settled job's starts to scan (fitBefore)
 		for {
 			e := &ls[k]
 			w = starts{c.now, never}
@@ -510,6 +511,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			if from < w.until {
 				if w.until >= r || c.now+d < r {
+					scan = true
 					break
 				}
 				c.rMinus1++
@@ -535,23 +537,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		d, r, n := e.d, e.res, e.n
 		t := r
 		switch {
-		case w.from >= w.until:
-			if r > c.now {
-				// kept where it is, planned after now: what the loop's
-				// end does for such a job, without its tests
-				c.blocked = true
-				e.after = len(c.gave)
-				c.minRes = min(c.minRes, r)
-				continue
-			}
-		case r >= 0:
+		case scan || r >= 0 && w.from < w.until: // (scan first: the inner loop knows it, the tests below need not find it again)
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
-			if e.fresh {
-				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
-				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
-			} else if from < w.until {
+			if scan {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
 				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
@@ -569,6 +559,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					c.minRes = min(c.minRes, r)
 					continue
 				}
+			} else if e.fresh {
+				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
+				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
 			}
 			if !fits {
 				c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
@@ -616,6 +609,15 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 						c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, c.now, t, t
 					}
 				}
+			}
+		case w.from >= w.until:
+			if r > c.now {
+				// kept where it is, planned after now: what the loop's
+				// end does for such a job, without its tests
+				c.blocked = true
+				e.after = len(c.gave)
+				c.minRes = min(c.minRes, r)
+				continue
 			}
 		default:
 			var fits bool
