@@ -469,8 +469,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		scan := false // a settled job's starts to scan (fitBefore)
 		for {
 			e := &ls[k]
-			w = starts{c.now, never}
 			if e.fresh { // (an arrival, res -1, is fresh; so is every job once known is false)
+				w = starts{c.now, never}
 				from = w.from // not the job before's (no route below reads it now)
 				break
 			}
