@@ -562,10 +562,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			} else if e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
 				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
-			}
-			if !fits {
-				c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
-				markFresh(ls, k+1)
+				// (a scan, fitBefore, always fits)
+				if !fits {
+					c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
+					markFresh(ls, k+1)
+				}
 			}
 			if t != r {
 				// g is where the profile gained: the slot given
@@ -579,13 +580,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// function has one form without equal
 					// neighbours), and the walks between are
 					// shorter
-					if at >= 0 && t >= prof.pts[0].t {
+					if at >= 0 { // (fitBefore's t: at or after the first point)
 						most = prof.moveAt(at, t, r, d, n)
 					} else {
 						most = prof.move(t, r, d, n)
 					}
 					g.lo = t + d
-				} else if at >= 0 && t+d < r && t >= prof.pts[0].t {
+				} else if at >= 0 && t+d < r {
 					// apart: one walk and one shift of the tail too
 					most = prof.shift(at, t, t+d, r, r+d, n)
 				} else {
