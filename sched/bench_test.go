@@ -838,6 +838,62 @@ import (
 // 6.2 M), fitBefore (3.19 M scans, 255 each, in profile.go) and the
 // moves' shift, Allocate and memmove (1.07 M moves, about 550 each).
 //
+// Then (2026-12-04, 07:05–08:30 UTC, helper conserv; callgrind of
+// examples/simulate -policy conservative|easy on the gzip file, whole
+// process, GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off,
+// at 0fda66da): conservative 4,341.5 M, EASY 1,328.1 M (3.269×); 3× needed
+// 357 M less. Eight cuts, each its own commit with the report identical
+// and go test ./sched/... and ./examples/simulate/ passing (CHANGELOG):
+//
+//	the slots given back bounded by the most free in them just after
+//	their move (given: shift returns it), this pass's (movedMost) and
+//	the last's (after[i].most), mostA's walk dropped: scans 3,186,058 →
+//	2,982,432, 4,315.0 M;
+//	a fruitless scan's job kept right after the scan: 4,276.0 M;
+//	Sim.pass running the conservative pass directly: 4,260.9 M;
+//	no consStart or consStarted for a pass that starts nothing: 4,238.3 M;
+//	the scan flagged by the inner loop and tested first: 4,212.6 M;
+//	w set to everything from now only for a fresh entry (h-cons5's
+//	+10 M above; it pays on today's loop): 4,198.9 M;
+//	most's first step without a search: 4,181.7 M;
+//	the tests a scan's way need not make (fits, the first point): 4,163.6 M.
+//
+// Now 4,163.6 M against EASY's 1,328.8 M (3.133×); 3× needs 177 M less.
+// Counted (scratch copies, not kept): of the 2.98 M scans 1.93 M find no
+// earlier start; by the spans that open them, gain alone 367 k of those,
+// this pass's slots alone 177 k, the last pass's alone 464 k (90% of the
+// scans they alone open), the rest mixed. The slots taken one by one
+// (each with its own most) instead of their hulls would spare 213 k
+// scans but walk every slot at each scan; the most free over each
+// span in the current profile, taken at each scan, would spare 499 k
+// for a walk of the profile at each of the 2.98 M (about 150
+// instructions, more than a spared scan's share). A job's next scan
+// ends its first search within two points of its last in 70% of the
+// scans (at the same point in 29%). Measured and dropped (the count
+// before → after):
+//
+//	searchNear's probe as a range over the sub-slice (no longer
+//	inlined): 4,315.0 M → 4,379.1 M; with a local pts: 4,238.3 M →
+//	4,262.0 M; testing its 8th point first: 4,181.7 M → 4,227.3 M.
+//	fitBefore's search begun where the last scan's ended (Profile.near,
+//	that point or the next): 4,276.0 M → 4,295.3 M; where this job's last
+//	scan's ended (consEntry.near, a probe of five points about it):
+//	4,238.3 M → 4,245.5 M (fitBefore −19 M, the pass +26 M).
+//	fitBefore's first window inside the first step without the search:
+//	4,181.7 M → 4,173.6 M (−0.19%).
+//	The context looked at by the list's index instead of a count of
+//	visits: 4,238.3 M → 4,236.1 M.
+//	conservativeArrivals' own walk of the arrivals instead of visitNew's
+//	closure: 4,198.9 M → 4,193.9 M.
+//	minRes from a walk of the pass's final list instead of at each
+//	visit: 4,181.7 M → 4,203.4 M.
+//	The fallback moves' slots (two Allocates) left without a bound
+//	(never): 4,238.3 M → 4,284.8 M.
+//	noStart replaced only by a proof no weaker in n or d: scans
+//	2,982,432 → 3,022,708 (not built further).
+//	Sim.pass calling conservativeScheduler.Schedule directly, without
+//	consSchedule: 4,276.0 M → 4,265.0 M (−0.26%; consSchedule took 15.1 M).
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the

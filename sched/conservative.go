@@ -34,7 +34,12 @@ func (conservativeScheduler) Schedule(p *Pass) {
 	if p.over {
 		return
 	}
-	s := p.s
+	p.s.consSchedule()
+}
+
+// consSchedule is conservative backfilling's pass, which Sim.pass calls
+// directly.
+func (s *Sim) consSchedule() {
 	if s.m != nil {
 		s.conservativeNodesPass()
 		return
@@ -42,12 +47,12 @@ func (conservativeScheduler) Schedule(p *Pass) {
 	if s.conservativeQuiet() {
 		return
 	}
-	idle := p.Free() == p.MachineSize()
+	idle := s.free == s.cfg.MachineSize
 	if m := s.prof.memo; m != nil && m.ok && m.logOK && !idle {
 		s.conservativePass(nil, false) // the running jobs' profile from the log
 		return
 	}
-	s.conservativePass(p.Profile(), idle)
+	s.conservativePass(s.view.Profile(), idle)
 }
 
 // conservativeQuiet is conservativePass after arrivals alone, when it
@@ -131,10 +136,11 @@ type consMemo struct {
 	ev          []point     // consDiff's scratch
 	jobs        []consEntry // the jobs it reserved, in arrival order
 	next        []consEntry // scratch for the current pass's jobs when the queue changed
-	gave        []span      // the current pass's slots given back, in order
+	gave        []given     // the current pass's slots given back, in order
 	// after[i] is the span of the last pass's slots given back from the
-	// i-th on (after[len(gave)] is noSpan); suf is the next one
-	after, suf []span
+	// i-th on, with the most free over them (after[len(gave)] is noSpan,
+	// most -1); suf is the next one
+	after, suf []given
 	held       []slot // the reservations the pass takes at once
 	start      []*Job // the jobs the pass starts
 	gone       []int  // their indices in the pass's list
@@ -193,6 +199,22 @@ func (s *Sim) consArrivals(jobs []consEntry, from int64) []consEntry {
 // span is the times [lo, hi) at which free processors may have been
 // gained.
 type span struct{ lo, hi int64 }
+
+// given is a slot given back by a move, or the hull of several, with the
+// most processors free at a time in them just after their move (the
+// most of the slots' mosts). After a move the pass only takes processors
+// (a move's new slot) or gives some back (a later slot, with its own
+// most), so the free at a point is at most the most of the last slot
+// given back that holds it, to the pass's end and in the next pass but
+// where that pass's gain lies (which has its own bound, most). A job of
+// more processors than the most cannot have been unblocked at a point of
+// these slots, so their span need not widen its scan. Taking most over
+// the current profile, as the pass does for gain, would cost a walk at
+// each move; the move has these points at hand.
+type given struct {
+	span
+	most int64
+}
 
 // noSpan is an empty span (a value, never changed).
 var noSpan = span{never, -never}
@@ -403,17 +425,15 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// before its slot), so its scan of them is spared. The pass's moves
 	// only take processors there, but for the slots they give back, and
 	// a start whose window meets one of those lies in the range of
-	// moved, scanned all the same.
+	// moved, scanned all the same unless the job needs more than the
+	// most free in those (movedMost). The last pass's slots given back
+	// after a job (after) have their own bound, kept since their moves
+	// (given): the same bound over their hull in this profile (a walk a
+	// pass, 28 M instructions on SDSC-BLUE) spared 7 k of its 3.0 M
+	// scans more.
 	c.most = never
 	if known && c.gain.lo < c.gain.hi {
 		c.most = prof.most(c.gain.lo, c.gain.hi)
-	}
-	// mostA is the same bound over the hull of the last pass's slots
-	// given back (after[0] holds every after[i]): a job of more is
-	// blocked at every start that those can have opened.
-	c.mostA = never
-	if known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
-		c.mostA = prof.most(c.after[0].lo, c.after[0].hi)
 	}
 	// ls is list in a local the closures above do not capture (list,
 	// captured, is loaded from memory at each use)
@@ -422,7 +442,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// (keepFront); known false leaves every entry fresh
 	kf := 0
 	if known {
-		kf, c.minRes = keepFront(ls, c.now, c.most, c.gain, c.mostA, c.after, c.minRes)
+		kf, c.minRes = keepFront(ls, c.now, c.most, c.gain, c.after, c.minRes)
 		c.blocked = kf > 0
 	}
 	// what the pass's end needs, in the loop's state: as locals live
@@ -446,17 +466,21 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// computed.
 		var w starts
 		var from int64
+		scan := false // a settled job's starts to scan (fitBefore)
 		for {
 			e := &ls[k]
-			w = starts{c.now, never}
 			if e.fresh { // (an arrival, res -1, is fresh; so is every job once known is false)
+				w = starts{c.now, never}
 				from = w.from // not the job before's (no route below reads it now)
 				break
 			}
 			d, r, n := e.d, e.res, e.n
-			g := c.moved
-			if n <= c.mostA {
-				g = g.join(c.after[e.after])
+			g := noSpan
+			if n <= c.movedMost {
+				g = c.moved
+			}
+			if a := &c.after[e.after]; n <= a.most {
+				g = g.join(a.span)
 			}
 			w = g.starts(c.now, d, r)
 			if n <= c.most {
@@ -478,7 +502,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// [r-1, r) (the points after r carry it on), and every
 			// visit that keeps it at r proves it again. Unless a gain
 			// since reaches r-1 (w.until < r: none of them does; one
-			// left out by most or mostA leaves fewer than n there),
+			// left out by a bound leaves fewer than n there),
 			// r-1 still blocks every start from r-d on: with now+d ≥
 			// r, every start left (338 k fitBefore scans on
 			// SDSC-BLUE, 43 M instructions fewer, h-cons4).
@@ -487,6 +511,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			if from < w.until {
 				if w.until >= r || c.now+d < r {
+					scan = true
 					break
 				}
 				c.rMinus1++
@@ -512,23 +537,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		d, r, n := e.d, e.res, e.n
 		t := r
 		switch {
-		case w.from >= w.until:
-			if r > c.now {
-				// kept where it is, planned after now: what the loop's
-				// end does for such a job, without its tests
-				c.blocked = true
-				e.after = len(c.gave)
-				c.minRes = min(c.minRes, r)
-				continue
-			}
-		case r >= 0:
+		case scan || r >= 0 && w.from < w.until: // (scan first: the inner loop knows it, the tests below need not find it again)
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
-			if e.fresh {
-				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
-				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
-			} else if from < w.until {
+			if scan {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
 				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
@@ -537,38 +550,53 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// field by field: a composite literal is built
 					// on the stack and copied
 					c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, c.now, r, r
+					// kept where it is, planned after now (from <
+					// until ≤ r): what the loop's end does for such
+					// a job, without its tests (1.9 M fruitless scans
+					// on SDSC-BLUE)
+					c.blocked = true
+					e.after = len(c.gave)
+					c.minRes = min(c.minRes, r)
+					continue
 				}
-			}
-			if !fits {
-				c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
-				markFresh(ls, k+1)
+			} else if e.fresh {
+				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
+				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
+				// (a scan, fitBefore, always fits)
+				if !fits {
+					c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
+					markFresh(ls, k+1)
+				}
 			}
 			if t != r {
 				// g is where the profile gained: the slot given
 				// back, or only its part after the new slot when
 				// they overlap
 				g := span{r, r + d}
+				var most int64 // the most free over g after the move
 				if fits && t < r && r < t+d {
 					// the slots overlap: only their differences
 					// change (the points are the same, a step
 					// function has one form without equal
 					// neighbours), and the walks between are
 					// shorter
-					if at >= 0 && t >= prof.pts[0].t {
-						prof.moveAt(at, t, r, d, n)
+					if at >= 0 { // (fitBefore's t: at or after the first point)
+						most = prof.moveAt(at, t, r, d, n)
 					} else {
-						prof.move(t, r, d, n)
+						most = prof.move(t, r, d, n)
 					}
 					g.lo = t + d
-				} else if at >= 0 && t+d < r && t >= prof.pts[0].t {
+				} else if at >= 0 && t+d < r {
 					// apart: one walk and one shift of the tail too
-					prof.shift(at, t, t+d, r, r+d, n)
+					most = prof.shift(at, t, t+d, r, r+d, n)
 				} else {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)
+					most = prof.most(g.lo, g.hi)
 				}
-				c.gave = append(c.gave, g)
+				c.gave = append(c.gave, given{g, most})
 				c.moved = c.moved.join(g)
+				c.movedMost = max(c.movedMost, most)
 				if g.lo < c.last.r && c.last.from < g.hi {
 					// the profile gained where the last fruitless
 					// scan's blockers may lie (in [from, r)): it
@@ -582,6 +610,15 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 						c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, c.now, t, t
 					}
 				}
+			}
+		case w.from >= w.until:
+			if r > c.now {
+				// kept where it is, planned after now: what the loop's
+				// end does for such a job, without its tests
+				c.blocked = true
+				e.after = len(c.gave)
+				c.minRes = min(c.minRes, r)
+				continue
 			}
 		default:
 			var fits bool
@@ -631,10 +668,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// the i-th on
 	gave := c.gave
 	suf := slices.Grow(m.suf[:0], len(gave)+1)[:len(gave)+1]
-	acc := noSpan
+	acc := given{noSpan, -1}
 	suf[len(gave)] = acc
 	for k := len(gave) - 1; k >= 0; k-- { // (the join carried in acc: suf[k+1] would need an index check)
-		acc = acc.join(gave[k])
+		acc = given{acc.join(gave[k].span), max(acc.most, gave[k].most)}
 		suf[k] = acc
 	}
 	m.after, m.suf = suf, c.after[:0]
@@ -651,16 +688,18 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	m.ok = c.ok
 	m.quiet, m.minRes = len(c.gave) == 0, c.minRes
 	m.start = c.start[:0]
-	k0 := len(m.log)
-	m.epoch, m.qepoch = s.consStart(c.start, m.epoch, m.qepoch)
-	s.consStarted(m, c.start, k0)
+	if len(c.start) > 0 { // (most passes start nothing: the counts stand, the log as it is)
+		k0 := len(m.log)
+		m.epoch, m.qepoch = s.consStart(c.start, m.epoch, m.qepoch)
+		s.consStarted(m, c.start, k0)
+	}
 }
 
 // keepFront keeps where they are the settled jobs at the front of ls,
 // before the pass's first move, that no gain can have moved: planned
 // after now, and each span that may have gained (gain when the job is
 // of at most most processors, the last pass's slots given back after it
-// when of at most mostA; nothing has moved yet) at or after its slot, or
+// when of at most their most, given; nothing has moved yet) at or after its slot, or
 // ending before it with now+d ≥ r (the r-1 proof of the placement loop,
 // taken for each span rather than their hull). It returns the index of
 // the first job it does not keep and minRes with the kept jobs' slots.
@@ -669,7 +708,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 // one, its few values in registers, about 33 (1.95 M visits on
 // SDSC-BLUE, 62 M instructions fewer, h-cons9). Called again inside the
 // loop it cost more than it spared (bench_test.go's notes).
-func keepFront(ls []consEntry, now, most int64, gain span, mostA int64, after []span, minRes int64) (int, int64) {
+func keepFront(ls []consEntry, now, most int64, gain span, after []given, minRes int64) (int, int64) {
 	k := 0
 	for ; k < len(ls); k++ {
 		e := &ls[k]
@@ -680,10 +719,8 @@ func keepFront(ls []consEntry, now, most int64, gain span, mostA int64, after []
 		if n <= most && gain.lo < r && (gain.hi >= r || now+e.d < r) {
 			break
 		}
-		if n <= mostA {
-			if a := after[e.after]; a.lo < r && (a.hi >= r || now+e.d < r) {
-				break
-			}
+		if a := &after[e.after]; n <= a.most && a.lo < r && (a.hi >= r || now+e.d < r) {
+			break
 		}
 		e.after = 0 // len(c.gave): no move yet
 		minRes = min(minRes, r)
@@ -693,19 +730,20 @@ func keepFront(ls []consEntry, now, most int64, gain span, mostA int64, after []
 
 // consLoop is the state of conservativePass's placement loop.
 type consLoop struct {
-	gave        []span  // the slots given back, in order
+	gave        []given // the slots given back, in order
 	start       []*Job  // the jobs started
 	gone        []int   // their indices in the pass's list
 	moved       span    // the slots given back so far
+	movedMost   int64   // the most free in them (given)
 	last        noStart // the last scan that found no earlier start
 	minRes      int64
 	ok, blocked bool
 	// the pass's inputs
-	now, most, mostA int64
-	m                *consMemo // the pass's memo and whether its list is
-	inPlace          bool      // m.jobs, for the pass's end
-	gain             span
-	after            []span
+	now, most int64
+	m         *consMemo // the pass's memo and whether its list is
+	inPlace   bool      // m.jobs, for the pass's end
+	gain      span
+	after     []given
 	// counts for consRoutes
 	scans, noStart, rMinus1 int64
 	visits                  uint32 // the visits that needed more than the inner loop, for halted
@@ -796,6 +834,10 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	m.ok = ok
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
 	m.start = start[:0]
+	if len(start) == 0 { // (see conservativePass)
+		m.epoch, m.qepoch = e0, q0
+		return
+	}
 	k0 := len(m.log)
 	m.epoch, m.qepoch = s.consStart(start, e0, q0)
 	s.consStarted(m, start, k0)

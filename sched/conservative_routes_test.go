@@ -13,8 +13,8 @@ import (
 // reservation or starts (inside the pass's loop); cancellations
 // between passes; kills at the estimate; predictors that correct and
 // re-predict (S3's overruns); EASY at some passes; a pass per event or
-// per instant. The memo's bounds (most over gain, mostA over the last
-// pass's slots given back, noStart) hold only if nothing but the loop's
+// per instant. The memo's bounds (most over gain, the most free in the
+// slots given back in this pass and the last, noStart) hold only if nothing but the loop's
 // own moves adds free processors while the loop runs: the records must
 // be the plain pass's, which rebuilds everything at every pass.
 func TestConservativeAllRoutesRapid(t *testing.T) {

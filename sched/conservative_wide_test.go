@@ -10,7 +10,7 @@ import (
 // TestConservativeEqualsPlainWideRapid is TestConservativeEqualsPlainRapid
 // on deeper queues than its generator draws: machines of up to 64
 // processors, up to 120 jobs, most of them small or near the machine's
-// size (so that the bounds most and mostA leave gains out, and the
+// size (so that the bounds most, movedMost and the slots' most leave gains out, and the
 // instant r-1 before a slot is blocked by a gain that a bound left out),
 // run times and estimates on a fine grid with a few long ones (so that
 // a job's window from now reaches its slot, r ≤ now+d, while gains end
@@ -67,7 +67,7 @@ func consWide(t *rapid.T) {
 // its slot at r without a scan (its window from now reaches r) while a
 // gain since covers r-1 and was left out of its starts by a bound: the
 // gain since the last pass, n above most (an overrun, S3, first), and
-// the last pass's slots given back, n above mostA. r-1 is blocked then
+// the last pass's slots given back, n above their most (given). r-1 is blocked then
 // only because the bound leaves fewer than n there. The records must be
 // the plain pass's.
 func TestConservativeEqualsPlainBoundLeftOut(t *testing.T) {

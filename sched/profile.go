@@ -560,7 +560,10 @@ func (p *Profile) least(t, end int64) int64 {
 
 // most returns the most processors free at a time in [t, end).
 func (p *Profile) most(t, end int64) int64 {
-	i := max(p.search(t+1)-1, 0)
+	i := 0 // the step that holds at t: mostly the first (a gain from now)
+	if len(p.pts) > 1 && t >= p.pts[1].t {
+		i = p.search(t+1) - 1
+	}
 	v := p.pts[i].free
 	for i++; i < len(p.pts) && p.pts[i].t < end; i++ {
 		v = max(v, p.pts[i].free)

@@ -12,26 +12,33 @@ import "slices"
 // (the slot's part before r, the part both slots hold, the part after
 // t+d) are moved by copy, each by its own net shift, and the tail by the
 // sum, once.
-func (p *Profile) move(t, r, d, n int64) {
+//
+// It returns the most processors free over the part given back, [t+d,
+// r+d), after the move (shift's).
+func (p *Profile) move(t, r, d, n int64) int64 {
 	if len(p.pts) == 0 || t < p.pts[0].t {
 		p.Allocate(t, r-t, n)
 		p.Allocate(t+d, r-t, -n)
-		return
+		return p.most(t+d, r+d)
 	}
-	p.moveAt(p.search(t), t, r, d, n)
+	return p.moveAt(p.search(t), t, r, d, n)
 }
 
 // moveAt is move for a t at or after the first point, i being the index
 // of the first point at or after t (fitBefore's, which spares the
 // search).
-func (p *Profile) moveAt(i int, t, r, d, n int64) { p.shift(i, t, r, t+d, r+d, n) }
+func (p *Profile) moveAt(i int, t, r, d, n int64) int64 { return p.shift(i, t, r, t+d, r+d, n) }
 
 // shift takes n processors over [t, r) and gives n back over [e, f),
 // t < r < e < f, t at or after the first point and i the index of the
 // first point at or after t: a move into an overlapping slot (moveAt)
 // or, with r and e swapped, into one that ends before the old one
 // begins (t+d < r: what Allocate(r, d, -n) then Allocate(t, d, n) do).
-func (p *Profile) shift(i int, t, r, e, f, n int64) {
+//
+// It returns the most processors free over [e, f) after the move: the
+// points there are at hand, and conservative backfilling bounds by it
+// the jobs that the slot given back can let move (consLoop.gave).
+func (p *Profile) shift(i int, t, r, e, f, n int64) (most int64) {
 	pts := p.pts
 	size := len(pts)
 	// The four ends: their index (the first point at or after), whether a
@@ -111,6 +118,11 @@ func (p *Profile) shift(i int, t, r, e, f, n int64) {
 		pts[l+sB] = point{f, vf}
 	}
 	p.pts = pts[:size+sT]
+	most = ve + n // the free from e on, a point there or not
+	for _, q := range pts[b+sB : l+sB] {
+		most = max(most, q.free)
+	}
+	return most
 }
 
 // endAt is whether pts has a point at t, x being the index of the first

@@ -228,19 +228,25 @@ func TestMoveMatchesAllocates(t *testing.T) {
 				// a slot that ends before the old one begins (shift
 				// with r and e swapped)
 				d = rapid.Int64Range(1, apart).Draw(t, "d apart")
-				p.shift(p.search(at), at, at+d, r, r+d, n)
+				most := p.shift(p.search(at), at, at+d, r, r+d, n)
 				q.Allocate(r, d, -n)
 				q.Allocate(at, d, n)
 				if !slices.Equal(p.pts, q.pts) {
 					t.Fatalf("shift(%d, %d, %d, %d): %v; Allocates: %v", at, at+d, r, r+d, p.pts, q.pts)
 				}
+				if want := q.most(r, r+d); most != want {
+					t.Fatalf("shift(%d, %d, %d, %d) on %v: the most free over the slot given back %d, want %d", at, at+d, r, r+d, p.pts, most, want)
+				}
 				continue
 			}
-			p.move(at, r, d, n)
+			most := p.move(at, r, d, n)
 			q.Allocate(at, r-at, n)
 			q.Allocate(at+d, r-at, -n)
 			if !slices.Equal(p.pts, q.pts) {
 				t.Fatalf("move(%d, %d, %d, %d): %v; Allocates: %v", at, r, d, n, p.pts, q.pts)
+			}
+			if want := q.most(at+d, r+d); most != want {
+				t.Fatalf("move(%d, %d, %d, %d) to %v: the most free over the part given back %d, want %d", at, r, d, n, p.pts, most, want)
 			}
 		}
 	})
@@ -272,11 +278,14 @@ func TestMoveSmallExhaustive(t *testing.T) {
 										p.Allocate(r, d, n)
 									}
 									q.pts = append(q.pts[:0], p.pts...)
-									p.move(at, r, d, n)
+									most := p.move(at, r, d, n)
 									q.Allocate(at, r-at, n)
 									q.Allocate(at+d, r-at, -n)
 									if !slices.Equal(p.pts, q.pts) {
 										t.Fatalf("step %d→%d at %d, held %v: move(%d, %d, %d, %d): %v; Allocates: %v", a, b, T, held, at, r, d, n, p.pts, q.pts)
+									}
+									if want := q.most(at+d, r+d); most != want {
+										t.Fatalf("step %d→%d at %d, held %v: move(%d, %d, %d, %d): the most free over the part given back %d, want %d", a, b, T, held, at, r, d, n, most, want)
 									}
 								}
 							}

@@ -318,9 +318,11 @@ type Sim struct {
 	builtin bool
 	refused int
 	// easy is the Scheduler when it is an EASYScheduler (isEasy): pass
-	// runs its pass directly, without the interface's call and copy.
+	// runs its pass directly, without the interface's call and copy; so
+	// it does conservative backfilling's (isCons).
 	easy         EASYScheduler
 	isEasy       bool
+	isCons       bool
 	easyQ, easyB order // easy's orders' kinds
 	// m is the machine of nodes (Config.Nodes), nil for one pool; free
 	// then counts its free cores. shadowAv is EASY's look-ahead scratch,
@@ -393,7 +395,9 @@ func New(cfg Config) (*Sim, error) {
 	case EASYScheduler:
 		s.builtin, s.easy, s.isEasy = true, e, true
 		s.easyQ, s.easyB = kindOf(e.Queue), kindOf(e.Backfill)
-	case fcfsScheduler, conservativeScheduler:
+	case conservativeScheduler:
+		s.builtin, s.isCons = true, true
+	case fcfsScheduler:
 		s.builtin = true
 	}
 	if s.m != nil {
