@@ -560,7 +560,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					continue
 				}
 			} else if e.fresh {
-				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
+				t, at, fits = prof.fitFresh(n, d, w.from, r)
 				d, r, n = e.d, e.res, e.n // (read again, not kept across the call)
 				// (a scan, fitBefore, always fits)
 				if !fits {

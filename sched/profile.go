@@ -341,6 +341,25 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	return cand, true
 }
 
+// fitFresh is fitOwn(n, d, now, never, r) for a job placed again from
+// now (conservative backfilling's fresh entries), with t's index as
+// fitBefore gives it (-1 when it does not). A slot from now on that is
+// overdrawn nowhere fits where it is: at now that is the first start,
+// and after now the first fit is fitBefore's, before r or r, whose
+// bounded scan costs less than fitOwn's walk past r (and gives the
+// move t's index).
+func (p *Profile) fitFresh(n, d, now, r int64) (t int64, at int, fits bool) {
+	if r < now || len(p.pts) == 0 || r < p.pts[0].t || p.least(r, r+d) < 0 {
+		t, fits = p.fitOwn(n, d, now, never, r)
+		return t, -1, fits
+	}
+	if r == now {
+		return r, -1, true
+	}
+	t, at = p.fitBefore(n, d, now, r, r)
+	return t, at, true
+}
+
 // fitBefore is fitOwn with a bound (until ≤ r, the slot overdrawn
 // nowhere), which always fits: conservative backfilling's scan of a
 // settled job's starts that a gain can have opened. Its own function,
