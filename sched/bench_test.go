@@ -894,6 +894,30 @@ import (
 //	Sim.pass calling conservativeScheduler.Schedule directly, without
 //	consSchedule: 4,276.0 M → 4,265.0 M (−0.26%; consSchedule took 15.1 M).
 //
+// Then (2026-12-04, 08:22–09:05 UTC, helper conserv2; the same callgrind,
+// at ddc09aed): conservative 4,116.6 M, EASY 1,283.4 M (3.208×); 3×
+// needs 3,850 M. One cut: fitFresh, a fresh entry that holds a slot
+// (99.3 k placements) placed by fitBefore's bounded scan, or at now
+// without a scan, when its slot is overdrawn nowhere (least), fitOwn
+// only for the 26.9 k others: 4,099.9 M (3.195×; fitOwn 77.3 M →
+// 29.7 M, least 17.6 M, fitBefore +14.5 M). Measured and dropped:
+//
+//	the same tests inlined in the placement loop: 4,110.6 M (the loop
+//	+13 M, its registers);
+//	the slot's test spared when the pass knows the profile is
+//	overdrawn nowhere (known and not over, or one walk of the profile
+//	when not known, and ok): 4,098.9 M and 4,102.2 M: only 6 k of the
+//	99 k tests are in such passes (the fresh entries are mostly
+//	consOverdrawn's and markFresh's);
+//	the test only over the window's part in the slot, [r, t+d), after
+//	fitBefore: 4,098.6 M (−1.3 M);
+//	the list's compaction without typedslicecopy (its own cost 10.4 M
+//	over 422 k copies, the memmove 30.5 M either way): an element loop
+//	copies 7 words and tests the write barrier an entry, more than
+//	the call's 24 instructions at the runs' lengths; not built.
+//	searchFrom without its bounds check: no form (uint indices, a
+//	length and base, a sub-slice) lets go1.26's prove pass drop it.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the
