@@ -85,10 +85,26 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 						next = fresh[fi].p
 					}
 				}
-				started := len(s.buf)
-				if more := visit(k); len(s.buf) == started {
+				// visit written out, without its call: a walk's most
+				// visited jobs are these (k fitted at nextFit, but the
+				// arrivals merged in since may have taken processors).
+				if k == h || k.n > free {
 					low = min(low, k.n)
-				} else if !more {
+					continue
+				}
+				switch now := s.now; {
+				case now+k.p <= shadow && (!e.EstimateSafe || now+k.e <= shadow):
+					tie = tie || now+k.p == shadow
+				case k.n <= extra:
+					tie = tie || now+k.p <= shadow
+					extra -= k.n
+				default:
+					low = min(low, k.n)
+					continue
+				}
+				free -= k.n
+				s.buf = append(s.buf, k)
+				if free <= 0 {
 					break short
 				}
 			}
