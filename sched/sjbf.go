@@ -166,8 +166,9 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 		}
 		s.sjFrom, s.sjNew, s.fresh = top, s.sjNew[:k], fresh[:0]
 	}
-	// Field by field: a literal is built on the stack and copied over,
-	// through wbMove, 42 instructions a pass against about 20.
+	// Field by field, all nine of easyMemo's (a field added there must be
+	// set here): a literal is built on the stack and copied over, through
+	// wbMove, 42 instructions a pass against about 20.
 	m := &s.memo
 	m.ok, m.b, m.safe, m.epoch = !tie, ByPrediction, e.EstimateSafe, epoch
 	m.holder, m.free, m.shadow, m.extra, m.next = h, s.free, shadow, extra, seen
