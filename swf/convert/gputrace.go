@@ -492,6 +492,8 @@ func (g *gpuReader) row(line string, num int, buf []string, joined bool) ([]stri
 			j.elapsed = n
 		}
 	}
+	settleLocal([3]*int64{&j.submit, &j.start, &j.end}, [3]string{v, t.get(row, "start_time"), t.get(row, "end_time")},
+		j.elapsed, -1, &j.notes, b.opt.location())
 	j.id, j.user, j.queue, j.exe = t.get(row, "job_id"), t.get(row, "user"), t.get(row, "vc"), t.get(row, "type")
 	state := t.get(row, "state")
 	if skip := j.setState(state); skip != "" {
