@@ -628,6 +628,7 @@ func (g *gpuReader) finish() (*Result, error) {
 	// The names numbered anew in order of first use in the sorted jobs.
 	users, queues, exes := newNames(), newNames(), newNames()
 	ru, rq, re := renumber(g.users, users), renumber(g.queues, queues), renumber(g.exes, exes)
+	over := procsOver{max: b.opt.MaxProcs}
 	for k := range res.Jobs {
 		i := k
 		if order != nil {
@@ -648,8 +649,10 @@ func (g *gpuReader) finish() (*Result, error) {
 		}
 		s.User, s.Queue, s.Executable = ru(int64(r.user)), rq(int64(r.queue)), re(int64(r.exe))
 		res.Jobs[k], res.IDs[k] = s, r.id
+		over.add(&s)
 	}
 	g.recs = nil
+	over.note(&b.rep.Notes, "GPUs, not its nodes")
 	b.rep.Jobs = len(res.Jobs)
 	if err := b.unreadable(); err != nil {
 		err.Want = "gpu" // (b.format is the table's kind)
