@@ -321,3 +321,17 @@ func TestListenErrorLogBounded(t *testing.T) {
 		t.Errorf("%d failed accepts: %d lines logged and %d counted, want 1 to %d logged and all %d said", conns, n, more, errlog.Burst, conns)
 	}
 }
+
+// A setting whose 0 the collector takes as its default, given 0 on the
+// command line, and a negative -duration were run without a word (at
+// quantile 50, confidence 90, keep 1h; until interrupted): usage errors.
+func TestZeroSettingsRefused(t *testing.T) {
+	for _, flag := range [][]string{{"-quantile", "0"}, {"-confidence", "0"}, {"-keep", "0s"}, {"-duration", "-1s"}} {
+		var out, errb bytes.Buffer
+		args := append([]string{"-replay", recordingPath}, flag...)
+		code := command(context.Background(), args, nil, &out, &errb)
+		if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), flag[0]+" ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", flag, code, errb.String(), flag[0])
+		}
+	}
+}

@@ -103,8 +103,24 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	if err != nil {
 		return nil, err
 	}
-	fs.Visit(func(f *flag.Flag) { o.barSet = o.barSet || f.Name == "progress" })
+	var zero string // a flag given 0 that the collector takes as its default
+	fs.Visit(func(f *flag.Flag) {
+		o.barSet = o.barSet || f.Name == "progress"
+		switch f.Name {
+		case "quantile", "confidence", "keep":
+			// The Config's zero value is the default: -quantile 0 ran
+			// at 50, -keep 0 kept ended jobs an hour, without a word.
+			if zero == "" && (f.Value.String() == "0" || f.Value.String() == "0s") {
+				zero = f.Name
+			}
+		}
+	})
 	switch {
+	case zero != "":
+		return nil, cli.Usagef("-%s 0 would be taken as its default, %s: give another value, or leave the flag out", zero, fs.Lookup(zero).DefValue)
+	case o.duration < 0:
+		// (it ran until interrupted, as without -duration)
+		return nil, cli.Usagef("-duration %v: want > 0, or leave it out to run until interrupted", o.duration)
 	case len(pos) > 0:
 		return nil, cli.UsageError{Msg: "no arguments expected, got " + strings.Join(pos, " ")}
 	case o.service != "" && (o.listen != "" || o.replay != ""):
