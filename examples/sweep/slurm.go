@@ -32,6 +32,10 @@ func cmdSlurm(args []string, w io.Writer) error {
 	if len(pos) > 0 {
 		return cli.UsageError{Msg: "slurm takes no arguments, got " + strings.Join(pos, " ")}
 	}
+	if *out == "" {
+		// (a script of mkdir -p '' whose every task failed)
+		return cli.Usagef("slurm: -out \"\": an empty directory name")
+	}
 	if err := cli.DashOutput("-out", *out, "the results go to a directory (every task's run -out - would fail)"); err != nil {
 		return err
 	}

@@ -58,10 +58,19 @@ func TestSlurmScriptWords(t *testing.T) {
 	if words[0] != "./my sweep" || !slices.Contains(words, out) {
 		t.Errorf("exec line %q: words %q, want the binary and -out as given", line, words)
 	}
-	for _, c := range [][]string{{"-time", "1:00:00\ntouch /tmp/owned"}, {"-partition", "p\rq"}, {"-j", "5000"}} {
+	for _, c := range [][]string{{"-time", "1:00:00\ntouch /tmp/owned"}, {"-partition", "p\rq"}, {"-j", "5000"}, {"-out", ""}} {
 		code, script, errs := sweep(t, nil, "slurm", "-spec", spec, c[0], c[1])
 		if code != 2 || script != "" || !strings.Contains(errs, "sweep: slurm: "+c[0]) {
 			t.Errorf("%s %q: exit %d, stderr %q", c[0], c[1], code, errs)
 		}
+	}
+}
+
+// run -out "" is a usage error naming it: it was exit 1, "mkdir : no
+// such file or directory".
+func TestRunEmptyOut(t *testing.T) {
+	code, _, errs := sweep(t, nil, "run", "-spec", filepath.Join("specs", "fig43.json"), "-out", "")
+	if code != 2 || !strings.Contains(errs, `-out ""`) {
+		t.Errorf("exit %d, stderr %q; want 2 naming -out", code, errs)
 	}
 }
