@@ -335,3 +335,16 @@ func TestZeroSettingsRefused(t *testing.T) {
 		}
 	}
 }
+
+// The collector's refusals name the flags: "slurmfeed: Quantile: 100,
+// want 1–99" named slurmfeed.Config's field for -quantile 100.
+func TestBadSettingNamesFlag(t *testing.T) {
+	for _, c := range [][]string{{"-quantile", "100"}, {"-confidence", "99"}, {"-probe", "31m"}, {"-since", "-1h"}} {
+		var out, errb bytes.Buffer
+		code := command(context.Background(), append([]string{"-replay", recordingPath}, c...), nil, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), c[0]) || strings.Contains(errb.String(), "Quantile") ||
+			strings.Contains(errb.String(), "Confidence") || strings.Contains(errb.String(), "ProbeEvery") || strings.Contains(errb.String(), "Since") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", c, code, errb.String(), c[0])
+		}
+	}
+}

@@ -148,7 +148,10 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	probe := o.cfg
 	probe.Service = &slurmfeed.Client{}
 	if err := probe.Validate(); err != nil {
-		return nil, cli.UsageError{Msg: err.Error()}
+		// Named by their flags, not the Config's fields ("slurmfeed:
+		// Quantile: 100, want 1–99" for -quantile 100).
+		return nil, cli.UsageError{Msg: strings.NewReplacer("slurmfeed: ", "", "Quantile:", "-quantile", "Confidence:", "-confidence",
+			"ProbeEvery:", "-probe", "Poll, Delay, Keep and Since", "-poll, -delay, -keep and -since").Replace(err.Error())}
 	}
 	return o, nil
 }
