@@ -449,7 +449,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // wanted rather than url.Parse's.
 func serverURL(s string) (string, error) {
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	// (A query or fragment took the paths added after it: -server
+	// http://h:1/?x#y asked for "/?x", every command the same page.)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(s, "#") {
 		hint := "http://host:port"
 		if _, _, err := net.SplitHostPort(s); err == nil && !strings.Contains(s, "/") {
 			hint = "http://" + s
