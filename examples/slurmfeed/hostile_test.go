@@ -348,3 +348,16 @@ func TestBadSettingNamesFlag(t *testing.T) {
 		}
 	}
 }
+
+// A -service with a query or fragment is refused as a URL of another
+// form is: the collector's paths were appended into it (every post to
+// "/?x/karnak/events").
+func TestServiceQueryRefused(t *testing.T) {
+	for _, svc := range []string{"http://127.0.0.1:1/?x", "http://127.0.0.1:1/#y", "http://127.0.0.1:1/?"} {
+		var out, errb bytes.Buffer
+		code := command(context.Background(), []string{"-service", svc, "-cursor", filepath.Join(t.TempDir(), "c"), "-duration", "1s"}, nil, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), "want http(s)://host:port") {
+			t.Errorf("-service %s: exit %d, stderr %q", svc, code, errb.String())
+		}
+	}
+}

@@ -66,7 +66,9 @@ type options struct {
 // address.
 func checkService(service, token string) error {
 	u, err := url.Parse(service)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	// (a query or fragment took the paths added after it: every post
+	// went to "/?x/karnak/events")
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(service, "#") {
 		return cli.Usagef("-service: %q, want http(s)://host:port", service)
 	}
 	if h := u.Hostname(); token != "" && u.Scheme == "http" && h != "localhost" {
