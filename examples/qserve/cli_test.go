@@ -30,6 +30,9 @@ func TestServerFlag(t *testing.T) {
 		{"127.0.0.1:8080", `such as http://127.0.0.1:8080`},
 		{"ftp://h:1", `such as http://host:port`},
 		{"http://", `such as http://host:port`},
+		{"http://127.0.0.1:1/?x", `such as http://host:port`}, // (the paths went into the query)
+		{"http://127.0.0.1:1/#y", `such as http://host:port`}, // (the paths went into the fragment)
+		{"http://127.0.0.1:1/?", `such as http://host:port`},
 	} {
 		r := clitest.Exec(command, "", "ksystems", "-server", c.server)
 		if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, c.want) || strings.Contains(r.Stderr, "parse") {

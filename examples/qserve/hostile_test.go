@@ -419,6 +419,7 @@ func TestServeSpeedRateBounded(t *testing.T) {
 	for _, args := range [][]string{
 		{"-speed", "-1"}, {"-speed", "0"}, {"-speed", "NaN"}, {"-speed", "+Inf"},
 		{"-rate", "NaN"}, {"-rate", "+Inf"}, {"-burst", "-1"},
+		{"-max-forecast-jobs", "99999999999"}, // (exit 1, not a usage error)
 	} {
 		var out, errb strings.Builder
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a service that started stops

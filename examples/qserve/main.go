@@ -290,8 +290,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// karnak's bounds (History 2^30, Rate, Burst), as -levels and
 	// -neighbors are checked: before the service listens (a bad -rate
 	// or -speed started it, then stopped it with exit 1).
-	if err := (karnak.Config{History: *history, Rate: *rate, Burst: *burst}).Validate(); err != nil {
-		return cli.UsageError{Msg: settingError(err)}
+	// (MaxForecastJobs above its bound was exit 1, after the log's
+	// first line.)
+	if err := (karnak.Config{History: *history, Rate: *rate, Burst: *burst, MaxForecastJobs: *forecastJobs}).Validate(); err != nil {
+		return cli.UsageError{Msg: strings.NewReplacer("MaxForecastJobs", "-max-forecast-jobs").Replace(settingError(err))}
 	}
 	if !(*speed > 0) || math.IsInf(*speed, 1) {
 		return cli.Usagef("speed: %v, want trace seconds per wall-clock second > 0", *speed)
@@ -447,7 +449,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // wanted rather than url.Parse's.
 func serverURL(s string) (string, error) {
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	// (A query or fragment took the paths added after it: -server
+	// http://h:1/?x#y asked for "/?x", every command the same page.)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(s, "#") {
 		hint := "http://host:port"
 		if _, _, err := net.SplitHostPort(s); err == nil && !strings.Contains(s, "/") {
 			hint = "http://" + s

@@ -321,3 +321,43 @@ func TestListenErrorLogBounded(t *testing.T) {
 		t.Errorf("%d failed accepts: %d lines logged and %d counted, want 1 to %d logged and all %d said", conns, n, more, errlog.Burst, conns)
 	}
 }
+
+// A setting whose 0 the collector takes as its default, given 0 on the
+// command line, and a negative -duration were run without a word (at
+// quantile 50, confidence 90, keep 1h; until interrupted): usage errors.
+func TestZeroSettingsRefused(t *testing.T) {
+	for _, flag := range [][]string{{"-quantile", "0"}, {"-confidence", "0"}, {"-keep", "0s"}, {"-duration", "-1s"}} {
+		var out, errb bytes.Buffer
+		args := append([]string{"-replay", recordingPath}, flag...)
+		code := command(context.Background(), args, nil, &out, &errb)
+		if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), flag[0]+" ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", flag, code, errb.String(), flag[0])
+		}
+	}
+}
+
+// The collector's refusals name the flags: "slurmfeed: Quantile: 100,
+// want 1–99" named slurmfeed.Config's field for -quantile 100.
+func TestBadSettingNamesFlag(t *testing.T) {
+	for _, c := range [][]string{{"-quantile", "100"}, {"-confidence", "99"}, {"-probe", "31m"}, {"-since", "-1h"}} {
+		var out, errb bytes.Buffer
+		code := command(context.Background(), append([]string{"-replay", recordingPath}, c...), nil, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), c[0]) || strings.Contains(errb.String(), "Quantile") ||
+			strings.Contains(errb.String(), "Confidence") || strings.Contains(errb.String(), "ProbeEvery") || strings.Contains(errb.String(), "Since") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", c, code, errb.String(), c[0])
+		}
+	}
+}
+
+// A -service with a query or fragment is refused as a URL of another
+// form is: the collector's paths were appended into it (every post to
+// "/?x/karnak/events").
+func TestServiceQueryRefused(t *testing.T) {
+	for _, svc := range []string{"http://127.0.0.1:1/?x", "http://127.0.0.1:1/#y", "http://127.0.0.1:1/?"} {
+		var out, errb bytes.Buffer
+		code := command(context.Background(), []string{"-service", svc, "-cursor", filepath.Join(t.TempDir(), "c"), "-duration", "1s"}, nil, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), "want http(s)://host:port") {
+			t.Errorf("-service %s: exit %d, stderr %q", svc, code, errb.String())
+		}
+	}
+}

@@ -66,7 +66,9 @@ type options struct {
 // address.
 func checkService(service, token string) error {
 	u, err := url.Parse(service)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	// (a query or fragment took the paths added after it: every post
+	// went to "/?x/karnak/events")
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(service, "#") {
 		return cli.Usagef("-service: %q, want http(s)://host:port", service)
 	}
 	if h := u.Hostname(); token != "" && u.Scheme == "http" && h != "localhost" {
@@ -103,8 +105,24 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	if err != nil {
 		return nil, err
 	}
-	fs.Visit(func(f *flag.Flag) { o.barSet = o.barSet || f.Name == "progress" })
+	var zero string // a flag given 0 that the collector takes as its default
+	fs.Visit(func(f *flag.Flag) {
+		o.barSet = o.barSet || f.Name == "progress"
+		switch f.Name {
+		case "quantile", "confidence", "keep":
+			// The Config's zero value is the default: -quantile 0 ran
+			// at 50, -keep 0 kept ended jobs an hour, without a word.
+			if zero == "" && (f.Value.String() == "0" || f.Value.String() == "0s") {
+				zero = f.Name
+			}
+		}
+	})
 	switch {
+	case zero != "":
+		return nil, cli.Usagef("-%s 0 would be taken as its default, %s: give another value, or leave the flag out", zero, fs.Lookup(zero).DefValue)
+	case o.duration < 0:
+		// (it ran until interrupted, as without -duration)
+		return nil, cli.Usagef("-duration %v: want > 0, or leave it out to run until interrupted", o.duration)
 	case len(pos) > 0:
 		return nil, cli.UsageError{Msg: "no arguments expected, got " + strings.Join(pos, " ")}
 	case o.service != "" && (o.listen != "" || o.replay != ""):
@@ -132,7 +150,10 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	probe := o.cfg
 	probe.Service = &slurmfeed.Client{}
 	if err := probe.Validate(); err != nil {
-		return nil, cli.UsageError{Msg: err.Error()}
+		// Named by their flags, not the Config's fields ("slurmfeed:
+		// Quantile: 100, want 1–99" for -quantile 100).
+		return nil, cli.UsageError{Msg: strings.NewReplacer("slurmfeed: ", "", "Quantile:", "-quantile", "Confidence:", "-confidence",
+			"ProbeEvery:", "-probe", "Poll, Delay, Keep and Since", "-poll, -delay, -keep and -since").Replace(err.Error())}
 	}
 	return o, nil
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/batchq/batchq/examples/internal/cli"
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode"
+
+	"github.com/batchq/batchq/examples/internal/cli"
 )
 
 // cmdSlurm prints an sbatch script that runs the sweep as a job array: task
@@ -31,6 +32,10 @@ func cmdSlurm(args []string, w io.Writer) error {
 	if len(pos) > 0 {
 		return cli.UsageError{Msg: "slurm takes no arguments, got " + strings.Join(pos, " ")}
 	}
+	if *out == "" {
+		// (a script of mkdir -p '' whose every task failed)
+		return cli.Usagef("slurm: -out \"\": an empty directory name")
+	}
 	if err := cli.DashOutput("-out", *out, "the results go to a directory (every task's run -out - would fail)"); err != nil {
 		return err
 	}
@@ -45,6 +50,18 @@ func cmdSlurm(args []string, w io.Writer) error {
 			return cli.Usagef("slurm: %s %d: want ≥ %d", f.flag, f.v, f.least)
 		}
 	}
+	if *workers > maxWorkers {
+		// Each task's run would refuse it (exit 2), the script written.
+		return cli.Usagef("slurm: -j %d: want 1 to %d, as run takes", *workers, maxWorkers)
+	}
+	// A line break in a word ended its script line (#SBATCH --time, a
+	// comment) and made the rest a command of the script.
+	for _, f := range []struct{ flag, v string }{{"-spec", *specPath}, {"-out", *out}, {"-time", *timeLimit},
+		{"-partition", *partition}, {"-bin", *bin}, {"-traces", *traces}} {
+		if strings.ContainsFunc(f.v, unicode.IsControl) {
+			return cli.Usagef("slurm: %s %q: a control character (line break) in a line of the script", f.flag, f.v)
+		}
+	}
 	n := *tasks
 	if n == 0 {
 		n = (runs + *perTask - 1) / *perTask
@@ -54,7 +71,10 @@ func cmdSlurm(args []string, w io.Writer) error {
 	if *throttle > 0 {
 		array += fmt.Sprintf("%%%d", *throttle)
 	}
-	q := func(s string) string { b, _ := json.Marshal(s); return string(b) } // a quoted shell word for plain paths
+	// A word in single quotes, which the shell takes as it is: in JSON's
+	// double quotes a path's "$" or "`" was expanded (-out 'r$USER' made
+	// the tasks write to another directory than merge reads).
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 	fmt.Fprintf(w, "#!/bin/bash\n")
 	fmt.Fprintf(w, "# sweep %s: %d runs in %d array tasks (task i runs shard i/%d: runs n with n mod %d = i, about %d each).\n",
 		spec.Name, runs, n, n, n, (runs+n-1)/n)

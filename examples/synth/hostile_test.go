@@ -79,3 +79,13 @@ func TestMinEstimated(t *testing.T) {
 		}
 	}
 }
+
+// An empty -out is a usage error naming it: it was exit 1, "open : no
+// such file or directory".
+func TestEmptyOutUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-jobs", "5", "-out", ""}, strings.NewReader(""), &stdout, &stderr)
+	if code != cli.ExitUsage || !strings.Contains(stderr.String(), `-out ""`) || stdout.Len() != 0 {
+		t.Errorf("exit %d, %q; want 2 naming -out", code, stderr.String())
+	}
+}

@@ -67,6 +67,10 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if err := cli.ParseFlags(fs, args, usage, stdout); err != nil {
 		return err
 	}
+	if *out == "" {
+		// (it was "open : no such file or directory", exit 1)
+		return cli.Usagef("-out \"\": an empty path, want a file or - for standard output")
+	}
 	if *asJSON && *out == "-" {
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
 	}

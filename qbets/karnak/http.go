@@ -1139,15 +1139,35 @@ func decodeEvents(body []byte) (string, []Event, error) {
 		if err := d.Decode(&evs); err != nil {
 			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
-	case bytes.Contains(trim, []byte(`"events"`)):
+	case bytes.HasPrefix(trim, []byte("{")):
+		// A batch object or one event, told by its keys: told by the
+		// text "events" anywhere, an event of a queue, job or user named
+		// events was read as a batch and refused ("unknown field kind").
 		var b struct {
-			Batch  string  `json:"batch" xml:"batch"`
-			Events []Event `json:"events" xml:"events"`
+			Batch  *string  `json:"batch" xml:"batch"`
+			Events *[]Event `json:"events" xml:"events"`
+			Event
 		}
 		if err := d.Decode(&b); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				te.Field = strings.TrimPrefix(te.Field, "Event.") // (the field's name, as in an array)
+			}
 			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
-		batch, evs = b.Batch, b.Events
+		switch {
+		case b.Batch == nil && b.Events == nil:
+			evs = []Event{b.Event}
+		case b.Event != Event{}:
+			return "", nil, badRequest("body: an event's fields beside batch or events, want a batch object {\"batch\": id, \"events\": [...]} or one event")
+		default:
+			if b.Batch != nil {
+				batch = *b.Batch
+			}
+			if b.Events != nil {
+				evs = *b.Events
+			}
+		}
 	default:
 		var e Event
 		if err := d.Decode(&e); err != nil {

@@ -330,8 +330,15 @@ func parseDuration(s string) (int64, error) {
 		// Digits only (number): "-00:30:00" was read as +30 minutes
 		// (the sign of "-00" is lost).
 		n, ok := number(p)
-		if !ok || (i > 0 && n > 59) || n > 1e9 {
+		if !ok || (i > 0 && n > 59) {
 			return 0, fmt.Errorf("%q, want hh:mm:ss", clip(s))
+		}
+		if n > maxSpan {
+			// (bounding the sum; a part up to 2^40 overflows nothing,
+			// and the callers' ranges name the seconds: whole seconds
+			// of 10 digits and more were "want hh:mm:ss", though
+			// within 2^40)
+			return 0, fmt.Errorf("%q, want at most %d s (2^40)", clip(s), int64(maxSpan))
 		}
 		total = total*60 + n
 		if len(p) == len(rest) {

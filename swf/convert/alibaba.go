@@ -465,6 +465,7 @@ func (pr *podReader) finish() (*Result, error) {
 	// Unused fixed numbers stay in the header, so that the mapping is the
 	// same for every list.
 	var maxAlloc int64
+	over := procsOver{max: b.opt.MaxProcs}
 	for k := range pr.pods {
 		p := &pr.pods[k]
 		j := pr.job(p)
@@ -479,7 +480,9 @@ func (pr *podReader) finish() (*Result, error) {
 			b.rep.Anomalies[n]++
 		}
 		maxAlloc = max(maxAlloc, j.AllocProcs)
+		over.add(&j)
 	}
+	over.note(&b.rep.Notes, "thousandths of a core (cpu_milli), not its cores")
 	b.rep.Jobs = len(res.Jobs)
 	if err := b.unreadable(); err != nil {
 		return nil, err

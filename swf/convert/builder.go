@@ -263,8 +263,8 @@ func (b *builder) finish() (*Result, error) {
 	res := &Result{Jobs: make([]swf.Job, len(live)), IDs: make([]string, len(live))}
 	users, groups, queues, exes, qos := newNames(), newNames(), newNames(), newNames(), newNames()
 	accounts := b.accounts()
-	var base, last, maxAlloc, maxReq int64
-	over := 0 // jobs larger than Options.MaxProcs
+	var base, last, maxAlloc int64
+	over := procsOver{max: b.opt.MaxProcs}
 	if len(live) > 0 {
 		base = live[0].submit
 		last = base
@@ -289,18 +289,10 @@ func (b *builder) finish() (*Result, error) {
 			b.rep.Anomalies[n]++
 		}
 		last = max(last, r.submit, r.start, r.end)
-		maxAlloc, maxReq = max(maxAlloc, j.AllocProcs), max(maxReq, j.ReqProcs)
-		if m := b.opt.MaxProcs; m > 0 && (j.AllocProcs > m || j.ReqProcs > m) {
-			over++
-		}
+		maxAlloc = max(maxAlloc, j.AllocProcs)
+		over.add(&j)
 	}
-	if over > 0 {
-		// A machine size smaller than the log's jobs (nodes given for
-		// cores, say) made a trace whose every such job the simulators
-		// reject, which the conversion did not say.
-		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("%d jobs allocated or asked more processors than MaxProcs %d (the largest %d): "+
-			"a simulation rejects them; MaxProcs is the machine's processors (cores), not its nodes", over, b.opt.MaxProcs, max(maxAlloc, maxReq)))
-	}
+	over.note(&b.rep.Notes, "processors (cores), not its nodes")
 	b.rep.Jobs = len(live)
 	if err := b.unreadable(); err != nil {
 		return nil, err
@@ -397,4 +389,29 @@ func (b *builder) job(r *record, base int64) swf.Job {
 		b.rep.Demands++
 	}
 	return j
+}
+
+// procsOver counts the jobs larger than Options.MaxProcs (max, 0 none),
+// and the largest, as each reader makes its jobs.
+type procsOver struct {
+	max, largest int64
+	n            int
+}
+
+func (o *procsOver) add(j *swf.Job) {
+	if o.max > 0 && (j.AllocProcs > o.max || j.ReqProcs > o.max) {
+		o.n++
+		o.largest = max(o.largest, j.AllocProcs, j.ReqProcs)
+	}
+}
+
+// note says the jobs counted in notes: a machine size smaller than the
+// log's jobs (nodes given for cores, say) made a trace whose every such
+// job the simulators reject, which the conversion did not say. unit is
+// what the reader's processors are.
+func (o *procsOver) note(notes *[]string, unit string) {
+	if o.n > 0 {
+		*notes = append(*notes, fmt.Sprintf("%d jobs allocated or asked more processors than MaxProcs %d (the largest %d): "+
+			"a simulation rejects them; MaxProcs is the machine's %s", o.n, o.max, o.largest, unit))
+	}
 }

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"strings"
 	"time"
 )
 
@@ -37,9 +38,25 @@ func localTwin(u int64, loc *time.Location) (twin int64, ok, near bool) {
 }
 
 // isLocalStamp tells a time stamp read in Options.Location, Slurm's
-// default "2006-01-02T15:04:05", from one with its offset or epoch
-// seconds, which name one moment.
-func isLocalStamp(s string) bool { return len(s) == 19 && s[10] == 'T' }
+// default "2006-01-02T15:04:05" or a table's "2006-01-02 15:04:05" (with
+// or without a fraction), from one with its offset or epoch seconds,
+// which name one moment.
+func isLocalStamp(s string) bool {
+	if len(s) < 19 || s[10] != 'T' && s[10] != ' ' {
+		return false
+	}
+	rest := s[19:]
+	if len(rest) > 0 && rest[0] == '.' {
+		rest = strings.TrimLeft(rest[1:], "0123456789")
+	}
+	return strings.TrimSpace(rest) == ""
+}
+
+// sameClock tells whether u in loc is the wall clock of the local stamp s.
+func sameClock(u int64, s string, loc *time.Location) bool {
+	f := time.Unix(u, 0).In(loc).Format("2006-01-02 15:04:05")
+	return f[:10] == s[:10] && f[11:] == s[11:19]
+}
 
 // settleRepeatedHour chooses the moments of r's submit, start and end
 // printed as local times (stamps, Slurm's default) in the hour a
@@ -52,7 +69,17 @@ func isLocalStamp(s string) bool { return len(s) == 19 && s[10] == 'T' }
 // (noted as told); several or none leave the reader's choice, noted as
 // ambiguous. SLURM_TIME_FORMAT=%s prints epoch seconds, which have none.
 func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
-	times := [3]*int64{&r.submit, &r.start, &r.end}
+	settleLocal([3]*int64{&r.submit, &r.start, &r.end}, stamps, r.elapsed, r.suspended, &r.notes, loc)
+}
+
+// settleLocal is settleRepeatedHour for any reader's submit, start and
+// end (times, -1 unknown) read from stamps in loc, with the run time
+// elapsed and suspended (-1 unknown), noting in n: the GPU traces, job
+// tables and queue snapshots read the same wall clocks.
+func settleLocal(times [3]*int64, stamps [3]string, elapsed, suspended int64, n *notes, loc *time.Location) {
+	if loc == time.UTC {
+		return
+	}
 	var alt [3]int64
 	var twins []int
 	for i, p := range times {
@@ -64,22 +91,22 @@ func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
 		case ok:
 			alt[i] = v
 			twins = append(twins, i)
-		case near && time.Unix(*p, 0).In(loc).Format("2006-01-02T15:04:05") != stamps[i]:
+		case near && !sameClock(*p, stamps[i], loc):
 			// A wall clock the zone skips (02:30 on the night the
 			// clocks go forward), which time.ParseInLocation moved an
 			// hour without a word: no Slurm of that zone prints one.
-			r.note(noteSkippedHour)
+			n.note(noteSkippedHour)
 		}
 	}
 	if len(twins) == 0 {
 		return
 	}
 	var found [3]int64
-	n := 0
+	k := 0
 	for mask := 0; mask < 1<<len(twins); mask++ {
-		t := [3]int64{r.submit, r.start, r.end}
-		for k, i := range twins {
-			if mask&(1<<k) != 0 {
+		t := [3]int64{*times[0], *times[1], *times[2]}
+		for b, i := range twins {
+			if mask&(1<<b) != 0 {
 				t[i] = alt[i]
 			}
 		}
@@ -88,17 +115,17 @@ func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
 		case submit >= 0 && start >= 0 && submit > start,
 			submit >= 0 && end >= 0 && submit > end,
 			start >= 0 && end >= 0 && start > end,
-			start >= 0 && end >= 0 && r.elapsed >= 0 && end-start != r.elapsed+max(r.suspended, 0):
+			start >= 0 && end >= 0 && elapsed >= 0 && end-start != elapsed+max(suspended, 0):
 			continue
 		}
-		if n++; n == 1 {
+		if k++; k == 1 {
 			found = t
 		}
 	}
-	if n != 1 {
-		r.note(noteRepeatedHour)
+	if k != 1 {
+		n.note(noteRepeatedHour)
 		return
 	}
-	r.submit, r.start, r.end = found[0], found[1], found[2]
-	r.note(noteRepeatedHourTold)
+	*times[0], *times[1], *times[2] = found[0], found[1], found[2]
+	n.note(noteRepeatedHourTold)
 }

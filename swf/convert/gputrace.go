@@ -492,6 +492,8 @@ func (g *gpuReader) row(line string, num int, buf []string, joined bool) ([]stri
 			j.elapsed = n
 		}
 	}
+	settleLocal([3]*int64{&j.submit, &j.start, &j.end}, [3]string{v, t.get(row, "start_time"), t.get(row, "end_time")},
+		j.elapsed, -1, &j.notes, b.opt.location())
 	j.id, j.user, j.queue, j.exe = t.get(row, "job_id"), t.get(row, "user"), t.get(row, "vc"), t.get(row, "type")
 	state := t.get(row, "state")
 	if skip := j.setState(state); skip != "" {
@@ -626,6 +628,7 @@ func (g *gpuReader) finish() (*Result, error) {
 	// The names numbered anew in order of first use in the sorted jobs.
 	users, queues, exes := newNames(), newNames(), newNames()
 	ru, rq, re := renumber(g.users, users), renumber(g.queues, queues), renumber(g.exes, exes)
+	over := procsOver{max: b.opt.MaxProcs}
 	for k := range res.Jobs {
 		i := k
 		if order != nil {
@@ -646,8 +649,10 @@ func (g *gpuReader) finish() (*Result, error) {
 		}
 		s.User, s.Queue, s.Executable = ru(int64(r.user)), rq(int64(r.queue)), re(int64(r.exe))
 		res.Jobs[k], res.IDs[k] = s, r.id
+		over.add(&s)
 	}
 	g.recs = nil
+	over.note(&b.rep.Notes, "GPUs, not its nodes")
 	b.rep.Jobs = len(res.Jobs)
 	if err := b.unreadable(); err != nil {
 		err.Want = "gpu" // (b.format is the table's kind)

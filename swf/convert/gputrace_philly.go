@@ -105,6 +105,7 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 		b.skip(skipNoSubmit)
 		return nil
 	}
+	var started string // the stamp of j.start
 	if n := len(pj.Attempts); n > 0 {
 		// A job Pass, Failed or Killed without an end_time ended (its
 		// status says so) at a time unknown: written, its run time -1
@@ -140,7 +141,7 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 			case t < 0:
 				j.note(noteNoAttStart)
 			case j.start < 0:
-				j.start = t
+				j.start, started = t, a.Start
 			}
 		}
 		e := pj.Attempts[n-1].End
@@ -151,6 +152,12 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 				return err
 			}
 		}
+	}
+	if n := len(pj.Attempts); n > 0 {
+		// (a time of an attempt between the first start and the last
+		// end is not read)
+		settleLocal([3]*int64{&j.submit, &j.start, &j.end}, [3]string{pj.Submitted, started, pj.Attempts[n-1].End},
+			-1, -1, &j.notes, loc)
 	}
 	st, ok := phillyStates[pj.Status]
 	j.status = st

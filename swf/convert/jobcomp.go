@@ -178,15 +178,16 @@ func jobcompRecord(b *builder, line string, num int) error {
 		}
 		*t.dst = v
 	}
-	settleRepeatedHour(&r, [3]string{kv["SubmitTime"], kv["StartTime"], kv["EndTime"]}, loc)
+	submitted := kv["SubmitTime"]
 	if r.submit < 0 {
 		// Slurm before 15.08 wrote no SubmitTime; the eligible time is the
 		// closest.
 		if v, err := parseTime(kv["EligibleTime"], loc); err == nil && v >= 0 {
-			r.submit = v
+			r.submit, submitted = v, kv["EligibleTime"]
 			r.note("submit time from EligibleTime")
 		}
 	}
+	settleRepeatedHour(&r, [3]string{submitted, kv["StartTime"], kv["EndTime"]}, loc)
 	if err := slurmLimit(b, &r, "TimeLimit", kv["TimeLimit"], false); err != nil {
 		return err
 	}

@@ -446,6 +446,7 @@ func (tr *tableReader) row(line string, num int, joined bool) error {
 		r.note(noteJoined)
 	}
 	v := tr.get(row, "submit")
+	stamps := [3]string{v, tr.get(row, "start"), tr.get(row, "end")}
 	tr.fraction = false
 	if r.submit, err = tr.time(v); err != nil {
 		return b.malformed(num, tr.label("submit"), v, err)
@@ -471,6 +472,7 @@ func (tr *tableReader) row(line string, num int, joined bool) error {
 	if r.elapsed, err = tr.duration(&r, row, num, "runtime"); err != nil {
 		return err
 	}
+	settleRepeatedHour(&r, stamps, b.opt.location())
 	if err := tr.limit(&r, row, num); err != nil {
 		return err
 	}

@@ -282,6 +282,9 @@ func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 		}
 		*t.dst = v
 	}
+	// (the expected end is no run time: only submit ≤ start ≤ end tells)
+	settleLocal([3]*int64{&q.Submit, &q.Start, &q.end}, [3]string{kv["SubmitTime"], kv["StartTime"], kv["EndTime"]},
+		-1, -1, &q.notes, loc)
 	for _, d := range []struct {
 		name string
 		dst  *int64

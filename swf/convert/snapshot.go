@@ -516,6 +516,7 @@ func (s *Snapshot) SWF() *Result {
 	if len(all) > 0 {
 		base = all[order[0]].Submit
 	}
+	over := procsOver{max: s.opt.MaxProcs}
 	for k, i := range order {
 		q := all[i]
 		j := q.swfJob(int64(k+1), i < running)
@@ -529,7 +530,10 @@ func (s *Snapshot) SWF() *Result {
 		}
 		res.Jobs[k], res.IDs[k] = j, q.ID
 		maxAlloc = max(maxAlloc, j.AllocProcs)
+		over.add(&j)
 	}
+	res.Report.Notes = slices.Clip(res.Report.Notes) // (s's own Notes stay as they are)
+	over.note(&res.Report.Notes, "processors (cores), not its nodes")
 	opt := &s.opt
 	loc := opt.location()
 	h := &swf.Header{
