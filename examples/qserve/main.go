@@ -448,10 +448,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // a bare host:port, the common slip, gets a message naming the form
 // wanted rather than url.Parse's.
 func serverURL(s string) (string, error) {
-	u, err := url.Parse(s)
-	// (A query or fragment took the paths added after it: -server
-	// http://h:1/?x#y asked for "/?x", every command the same page.)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(s, "#") {
+	if _, ok := cli.BaseURL(s); !ok {
 		hint := "http://host:port"
 		if _, _, err := net.SplitHostPort(s); err == nil && !strings.Contains(s, "/") {
 			hint = "http://" + s

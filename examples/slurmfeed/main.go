@@ -19,7 +19,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -65,10 +64,8 @@ type options struct {
 // TLS (qserve serve -tls-cert) or reach it through a tunnel to a loopback
 // address.
 func checkService(service, token string) error {
-	u, err := url.Parse(service)
-	// (a query or fragment took the paths added after it: every post
-	// went to "/?x/karnak/events")
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(service, "#") {
+	u, ok := cli.BaseURL(service)
+	if !ok {
 		return cli.Usagef("-service: %q, want http(s)://host:port", service)
 	}
 	if h := u.Hostname(); token != "" && u.Scheme == "http" && h != "localhost" {

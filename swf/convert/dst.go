@@ -18,9 +18,6 @@ const (
 // 06:30 UTC). ok is false for any other time; near says a change is
 // within 12 hours.
 func localTwin(u int64, loc *time.Location) (twin int64, ok, near bool) {
-	if loc == time.UTC {
-		return 0, false, false
-	}
 	_, off := time.Unix(u, 0).In(loc).Zone()
 	// A change within 12 hours either side gives the other offset.
 	for _, d := range []int64{-12 * 3600, 12 * 3600} {

@@ -99,8 +99,9 @@ type Result struct {
 // ran, with Start unknown or unreadable); "run time from Elapsed (no end
 // time)" (a Slurm job that ran, its End unknown); "memory over 1 PiB per
 // processor"; "local time in the hour repeated at a daylight-saving
-// change, told by the other times" and "..., ambiguous" (sacct and
-// jobcomp times without offset in Options.Location: 01:30 on the night
+// change, told by the other times" and "..., ambiguous" (sacct, jobcomp,
+// GPU-trace and job-table times and scontrol snapshots' without offset
+// in Options.Location: 01:30 on the night
 // the clocks go back is two moments; those with submit ≤ start ≤ end and,
 // sacct, end − start = Elapsed + Suspended are taken when only one
 // choice is left); "local time in the hour skipped at a daylight-saving
