@@ -63,6 +63,10 @@ type record struct {
 	state string // the scheduler's final state word, for Report.States
 	skip  string // not a job to write, with this reason
 	again bool   // a later record with the same key is another attempt of this job
+	// guess: the record's end is a guess a later record of the job (the
+	// same id and submit) replaces: a PBS job deleted while running,
+	// filed at its D record without the E record that gives its end.
+	guess bool
 
 	started            bool
 	status             swf.Status
@@ -205,6 +209,11 @@ func (b *builder) add(r record) bool {
 				// attempt of a requeue (which sacct lists REQUEUED, with
 				// a submit of its own), as every job running across
 				// the bound of overlapping dumps was counted.
+				o.skip = skipSuperseded
+			case o.guess && o.id == r.id && o.submit == r.submit:
+				// The same job, ended in full by the later record (the
+				// log given again past the earlier copy's end): not a
+				// second job of the id.
 				o.skip = skipSuperseded
 			case o.again:
 				b.gone[i] = true

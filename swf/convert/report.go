@@ -80,7 +80,9 @@ type Result struct {
 // of windows that overlap list the jobs running across their bounds in
 // both; its steps are not read again); "unfinished, a later record of the
 // job follows (overlapping dumps)" (a job RUNNING or PENDING in one dump,
-// with its end in the next); "array parent record", "record
+// with its end in the next; a PBS job filed at its D record, deleted
+// while running, whose E record the log given again brings); "array
+// parent record", "record
 // type X (not a job event)" and "record after the job ended" (a D or A
 // record after the job's E record) (PBS).
 //
