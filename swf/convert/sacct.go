@@ -80,7 +80,11 @@ var sacctColumns = []struct{ name, feeds string }{
 // NODE_FAIL, PREEMPTED, BOOT_FAIL when Slurm requeued it itself). The last
 // attempt is the job, with its own submit, start and end; the earlier ones
 // are counted in Report.Requeued. A raw id seen again after a final state
-// is a reused id: both jobs are kept, the later noted "job id reused". Job
+// is a reused id: both jobs are kept, the later noted "job id reused"; so
+// is one seen again after NODE_FAIL, PREEMPTED, BOOT_FAIL or REQUEUED by
+// another user, or submitted before that record's end or more than a day
+// after it (Slurm submits the next attempt as the earlier one's epilog
+// completes; its ids wrap around at MaxJobId). Job
 // steps (123.batch, 123.extern, 123.0) are counted in Report.Steps, never
 // written as jobs. Array tasks still pending print as one record
 // "123_[5-9]": skipped as "pending array tasks". With a Cluster column
