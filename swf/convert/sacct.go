@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -176,7 +177,18 @@ func (p *sacctParser) header(line string, num int) error {
 	names := strings.Split(strings.TrimSuffix(line, "|"), "|")
 	p.col, p.n, p.text = map[string]int{}, len(names), nil
 	for i, name := range names {
-		p.col[strings.ToLower(strings.TrimSpace(name))] = i
+		name = strings.ToLower(strings.TrimSpace(name))
+		if slices.Contains(textColumns, name) {
+			p.text = append(p.text, i) // (each: a name given twice holds a '|' in either)
+		}
+		if _, dup := p.col[name]; dup {
+			// A --format naming a field twice: sacct prints the same
+			// values in both. The first is read, as the CSV tables read
+			// theirs; the last was, without a word.
+			p.b.rep.Notes = append(p.b.rep.Notes, fmt.Sprintf("line %d: column %d repeats %q: ignored, the first is read", num, i+1, clip(strings.TrimSpace(names[i]))))
+			continue
+		}
+		p.col[name] = i
 	}
 	if _, ok := p.col["alloccpus"]; !ok {
 		// NCPUS is AllocCPUS under another name (sacct's man page): a
@@ -184,11 +196,6 @@ func (p *sacctParser) header(line string, num int) error {
 		// processors unknown".
 		if i, ok := p.col["ncpus"]; ok {
 			p.col["alloccpus"] = i
-		}
-	}
-	for _, c := range textColumns {
-		if i, ok := p.col[c]; ok {
-			p.text = append(p.text, i)
 		}
 	}
 	if !p.has("jobid") && !p.has("jobidraw") || !p.has("state") || !p.has("submit") {
