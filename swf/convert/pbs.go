@@ -340,10 +340,16 @@ func (p *pbsParser) file(j *pbsJob) {
 	prev, had := b.latest[j.r.key]
 	if o := b.last(j.r.key); o != nil && j.r.state == "E" && (o.state == "D" || o.state == "A") &&
 		o.id == j.r.id && o.submit == j.r.submit && o.start == j.r.start && o.end == j.r.end {
-		// The E record of a job filed at its D record, given again (a
-		// log from past its D record): the same job listed again, not a
-		// second job of the id ("job id reused", written twice).
-		b.skip(skipDuplicate)
+		// The E record of a job filed at its D record: given again (a
+		// log from past its D record) for a job deleted while running,
+		// or written after the D record of a job deleted while queued
+		// (Q, D, E). The same job, not a second one of the id ("job id
+		// reused", the job written twice).
+		if o.started {
+			b.skip(skipDuplicate)
+		} else {
+			b.skip(skipAfterEnd)
+		}
 		return
 	}
 	if !b.add(j.r) {

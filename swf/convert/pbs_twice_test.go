@@ -9,16 +9,17 @@ import (
 
 // TestPBSRecordsTwice: a job's records seen twice, as logs of days that
 // overlap concatenated give them (the second copy starting anywhere in
-// the job's records), or as a rerun writes them. Job 1 is deleted while
-// running (Q, S, D, E). Each case is one job, its times those of the
-// whole log, every record given again counted; before, an E record given
-// again after the job was filed at its D record was a second job ("job id
-// reused", written twice), so was the job filed at its D record without
-// its E record (the copy cut between them) once the next copy came, an S
-// record given again was a rerun, and a rerun that entered its queue
-// again (an R, then a Q record: PBS Pro writes one each time a job enters
-// a queue) was an overlapping dump's unfinished record, its rerun not
-// counted. The same id with another submit is still a second job.
+// the job's records), or as a rerun writes them, and an E record after
+// the D record of a job deleted while queued (Q, D, E). Job 1 is deleted
+// while running (Q, S, D, E). Each case is one job, its times those of
+// the whole log, every record given again counted. Before, an E record
+// after the job was filed at its D record was a second job ("job id
+// reused", written twice), and so was the job filed at its D record
+// without its E record (the copy cut between them) once the next copy
+// came; an S record given again was a rerun; a rerun that entered its
+// queue again (an R, then a Q record: PBS Pro writes one each time a job
+// enters a queue) was an overlapping dump's unfinished record, its rerun
+// not counted. The same id with another submit is still a second job.
 func TestPBSRecordsTwice(t *testing.T) {
 	const a = "user=u group=g queue=q ctime=1711965600 qtime=1711965600 exec_host=n1/0-3 Resource_List.walltime=01:00:00"
 	q := "04/01/2024 10:00:00;Q;1.srv;queue=q\n"
@@ -47,6 +48,8 @@ func TestPBSRecordsTwice(t *testing.T) {
 		{"E again", q + s + d + e + e, 1, swf.StatusCancelled, 46, 0, map[string]int{skipDuplicate: 1}, 0},
 		{"D and E again", q + s + d + e + d + e, 1, swf.StatusCancelled, 46, 0, map[string]int{skipDuplicate: 1, skipAfterEnd: 1}, 0},
 		{"cut between D and E", q + s + d + q + s + d + e, 1, swf.StatusCancelled, 46, 0, map[string]int{skipSuperseded: 1}, 0},
+		{"Q, D, E", q + d + "04/01/2024 10:00:51;E;1.srv;user=u group=g queue=q ctime=1711965600 qtime=1711965600 end=1711965651 Exit_status=-3\n",
+			1, swf.StatusCancelled, -1, 0, map[string]int{skipAfterEnd: 1}, 0},
 		{"S again", q + s + s + e, 1, swf.StatusFailed, 46, 0, map[string]int{}, 0},
 		{"rerun queued again", q + s + r + q2 + s2 + e2, 1, swf.StatusCompleted, 41, 1, map[string]int{"rerun record (counted at the next start)": 1}, 0},
 		{"rerun cut between D and E", q + s + r + s2 + d + q + s + r + s2 + d + e2, 1, swf.StatusCancelled, 41, 1,

@@ -84,7 +84,8 @@ type Result struct {
 // while running, whose E record the log given again brings); "array
 // parent record", "record
 // type X (not a job event)" and "record after the job ended" (a D or A
-// record after the job's E record) (PBS).
+// record after the job's E record, an E record after the D record of a
+// job deleted while queued) (PBS).
 //
 // Anomalies (jobs written): "time limit UNLIMITED"; "time limit
 // Partition_Limit, partition limit unknown" (or "... from Options");
