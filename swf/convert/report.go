@@ -106,8 +106,9 @@ type Result struct {
 // GPU-trace and job-table times and scontrol snapshots' without offset
 // in Options.Location: 01:30 on the night
 // the clocks go back is two moments; those with submit ≤ start ≤ end and,
-// sacct, end − start = Elapsed + Suspended are taken when only one
-// choice is left); "local time in the hour skipped at a daylight-saving
+// sacct, end − start = Elapsed + Suspended, Philly, each attempt's start
+// and end in turn, are taken when only one choice is left; a job of more
+// than 12 times in that hour is left ambiguous); "local time in the hour skipped at a daylight-saving
 // change (none in Location: the log's zone?)" (a wall clock the zone
 // never shows: Location is likely not the log's); "record of several lines (a newline in a value)" (sacct
 // text, jobcomp, scontrol: a job name or comment holding a newline cuts
