@@ -77,13 +77,13 @@ func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
 func settleLocal(times [3]*int64, stamps [3]string, elapsed, suspended int64, n *notes, loc *time.Location) {
 	settleChain(times[:], stamps[:], func(t []int64) bool {
 		return elapsed < 0 || t[1] < 0 || t[2] < 0 || t[2]-t[1] == elapsed+max(suspended, 0)
-	}, n, loc)
+	}, n, loc) // (3 times: never more than maxTwins)
 }
 
 // maxTwins bounds the times of one job in a repeated hour settled
-// together: each doubles the choices tried (2^12, 4,096 at most). A job
-// with more (a Philly job of a hundred attempts in that hour) is left as
-// read, noted ambiguous.
+// together: each doubles the choices tried (2^12, 4,096 at most).
+// settleChain leaves a job with more (a Philly job of a hundred attempts
+// in that hour) to its caller.
 const maxTwins = 12
 
 // settleChain settles times (-1 unknown) read from stamps in loc that
@@ -91,10 +91,11 @@ const maxTwins = 12
 // it (submit, start, end; Philly's submit and each attempt's start and
 // end), and for which fits (nil: any) holds: of the choices of the times
 // in a repeated hour, the one left is taken, noted as told; several or
-// none leave them as read, noted ambiguous.
-func settleChain(times []*int64, stamps []string, fits func([]int64) bool, n *notes, loc *time.Location) {
+// none leave them as read, noted ambiguous. It reports false, and does
+// nothing, when more than maxTwins times are in a repeated hour.
+func settleChain(times []*int64, stamps []string, fits func([]int64) bool, n *notes, loc *time.Location) (settled bool) {
 	if loc == time.UTC {
-		return
+		return true
 	}
 	var alt []int64
 	var twins []int
@@ -115,11 +116,10 @@ func settleChain(times []*int64, stamps []string, fits func([]int64) bool, n *no
 		}
 	}
 	if len(twins) == 0 {
-		return
+		return true
 	}
 	if len(twins) > maxTwins {
-		n.note(noteRepeatedHour)
-		return
+		return false
 	}
 	t := make([]int64, len(times))
 	var found []int64
@@ -142,12 +142,13 @@ func settleChain(times []*int64, stamps []string, fits func([]int64) bool, n *no
 	}
 	if k != 1 {
 		n.note(noteRepeatedHour)
-		return
+		return true
 	}
 	for i, p := range times {
 		*p = found[i]
 	}
 	n.note(noteRepeatedHourTold)
+	return true
 }
 
 // inOrder reports whether each known time of t (-1 unknown) is at or

@@ -207,5 +207,14 @@ func (g *gpuReader) settlePhilly(pj *phillyJob, started int, loc *time.Location)
 			times, stamps = append(times, p), append(stamps, s)
 		}
 	}
-	settleChain(times, stamps, nil, &j.notes, loc)
+	if !settleChain(times, stamps, nil, &j.notes, loc) {
+		// Too many times in the repeated hour to try each choice: its
+		// submit, first start and last end alone, as before.
+		start := ""
+		if started >= 0 {
+			start = pj.Attempts[started].Start
+		}
+		settleLocal([3]*int64{&j.submit, &j.start, &j.end}, [3]string{pj.Submitted, start, pj.Attempts[n-1].End},
+			-1, -1, &j.notes, loc)
+	}
 }

@@ -45,4 +45,24 @@ func TestPhillyAttemptsSettleRepeatedHour(t *testing.T) {
 	if j := res.Jobs[0]; j.RunTime != 600 || res.Report.Anomalies[noteRepeatedHour] != 1 {
 		t.Errorf("attempts 1 without end, 2 without start: run %d, anomalies %v; want 600, ambiguous", j.RunTime, res.Report.Anomalies)
 	}
+
+	// Thirteen attempts of 01:10 to 01:20, 27 times in the hour (2^27
+	// choices): settled by submit, first start and last end alone.
+	// Submitted 01:50 EDT, started 01:10 EST, ended 03:00 EST.
+	att := `{"start_time":"2024-11-03 01:10:00","end_time":"2024-11-03 01:20:00","detail":[{"ip":"m","gpus":["gpu0"]}]},`
+	many := `[{"status":"Pass","vc":"v","jobid":"a_2","user":"u","submitted_time":"2024-11-03 01:50:00","attempts":[` +
+		strings.Repeat(att, 12) + strings.Replace(att, "01:20:00", "03:00:00", 1)
+	many = strings.TrimSuffix(many, ",") + `]}]`
+	res, err = GPUTrace(strings.NewReader(many), Options{Location: ny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Jobs[0]; j.Wait != 1200 || j.RunTime != 6600 || res.Report.Anomalies[noteRepeatedHourTold] != 1 {
+		t.Errorf("13 attempts: wait %d run %d, anomalies %v; want 1200, 6600, told", j.Wait, j.RunTime, res.Report.Anomalies)
+	}
+	// The same without a start time: no first start, no panic.
+	res, err = GPUTrace(strings.NewReader(strings.ReplaceAll(many, `"start_time":"2024-11-03 01:10:00"`, `"start_time":null`)), Options{Location: ny})
+	if err != nil || len(res.Jobs) != 1 || res.Jobs[0].Wait != -1 {
+		t.Errorf("13 attempts without a start: %v, %+v", err, res)
+	}
 }

@@ -107,8 +107,8 @@ type Result struct {
 // in Options.Location: 01:30 on the night
 // the clocks go back is two moments; those with submit ≤ start ≤ end and,
 // sacct, end − start = Elapsed + Suspended, Philly, each attempt's start
-// and end in turn, are taken when only one choice is left; a job of more
-// than 12 times in that hour is left ambiguous); "local time in the hour skipped at a daylight-saving
+// and end in turn (more than 12 of them in that hour: submit, first start
+// and last end), are taken when only one choice is left); "local time in the hour skipped at a daylight-saving
 // change (none in Location: the log's zone?)" (a wall clock the zone
 // never shows: Location is likely not the log's); "record of several lines (a newline in a value)" (sacct
 // text, jobcomp, scontrol: a job name or comment holding a newline cuts
