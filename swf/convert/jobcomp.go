@@ -206,9 +206,10 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	nodes := kv["NodeList"]
 	ran := nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned"
-	if !ran && procs <= 0 {
+	if procs <= 0 {
 		// A job cancelled while held has ProcCnt=0 (Slurm 22.05); its
-		// Tres has the CPUs it asked for (its request was lost, -1).
+		// Tres has the CPUs it asked for (its request was lost, -1). So
+		// has a job that ran with a ProcCnt unreadable or absent.
 		if v, ok := tresValue(kv["Tres"], "cpu"); ok {
 			if n, err := parseProcs(v); err == nil && n > 0 {
 				procs = n
@@ -217,6 +218,10 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	if ran {
 		r.alloc = procs
+		// A job that ran (NodeList set) without a CPU count read: its
+		// start time tells it ran, as sacct's without AllocCPUS (it was
+		// "ended without starting", its wait and run time -1).
+		r.allocUnread = procs <= 0
 	} else {
 		r.req = procs
 	}
