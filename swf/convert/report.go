@@ -70,12 +70,16 @@ type Result struct {
 // as for GPUTrace on PAI's tables, its task rows the Steps; for sacct
 // --json, whose steps sit inside their job's record,
 // Records = Jobs + Requeued + Σ Skipped; a PBS job spans several log
-// records, so there Records only counts lines. Reasons are short phrases;
+// records, so there Records only counts lines. (sacct's and sacct
+// --json's record of array tasks cancelled before their start, one for
+// them all, counts once per task: each is a job.) Reasons are short phrases;
 // those of Alibaba and Nodes are in their docs, the others here.
 //
 // Skipped: "malformed record"; "not finished at dump (STATE)"; "requeued,
 // pending again at dump"; "revoked federated copy"; "no submit time";
-// "pending array tasks"; "record listed again (overlapping dumps)" (the
+// "pending array tasks"; "array tasks ended before their start, over
+// 65536 in one record"; "array range record with a start (which task ran
+// is unknown)"; "record listed again (overlapping dumps)" (the
 // same job id, submit, start, end and state as a record read: sacct dumps
 // of windows that overlap list the jobs running across their bounds in
 // both; its steps are not read again); "unfinished, a later record of the
@@ -96,7 +100,9 @@ type Result struct {
 // "ended without starting"; "start before submit"; "end before start";
 // "no end time"; "no account" and "no QOS" (Options.Accounts); "allocated
 // processors unknown"; "unknown state"; "job id reused"; "heterogeneous
-// job component"; "submit time from EligibleTime"; "no Exit_status";
+// job component"; "array task of a range record (ended before its
+// start)" (sacct: a job of a record "123_[5-9]" CANCELLED); "submit time
+// from EligibleTime"; "no Exit_status";
 // "start from end - resources_used.walltime" (a PBS E record without a
 // start); "start from end - Elapsed" (a sacct or sacct --json job that
 // ran, with Start unknown or unreadable); "run time from Elapsed (no end

@@ -88,7 +88,10 @@ var sacctColumns = []struct{ name, feeds string }{
 // completes; its ids wrap around at MaxJobId). Job
 // steps (123.batch, 123.extern, 123.0) are counted in Report.Steps, never
 // written as jobs. Array tasks still pending print as one record
-// "123_[5-9]": skipped as "pending array tasks". With a Cluster column
+// "123_[5-9]": skipped as "pending array tasks"; such a record of tasks
+// that ended so (CANCELLED while pending) is a job per task, "123_5" to
+// "123_9", each cancelled before its start, noted (Report.Records counts
+// it once per task). With a Cluster column
 // (sacct -M a,b, or -L) job ids are matched within their cluster.
 //
 // The demand (Job.Demand; the rules common to all formats are Result's)
@@ -384,7 +387,8 @@ func (p *sacctParser) record(line string, num int) error {
 	if isStep {
 		return p.step(base, get, num)
 	}
-	if strings.Contains(id, "_[") {
+	tasks := strings.Contains(id, "_[")
+	if st, known := slurmStates[baseState(get("state"))]; tasks && (!known || st.skip != "") {
 		b.skip(skipArrayRange)
 		return nil
 	}
@@ -427,6 +431,13 @@ func (p *sacctParser) record(line string, num int) error {
 	settleRepeatedHour(&r, [3]string{get("submit"), get("start"), get("end")}, loc)
 	finishSlurm(&r)
 	p.dup = ""
+	if tasks {
+		prefix := ""
+		if c := get("cluster"); c != "" {
+			prefix = c + "/"
+		}
+		return addArrayTasks(b, &r, prefix)
+	}
 	if !b.add(r) {
 		p.dup = key // its steps are the filed record's, read already
 	}
