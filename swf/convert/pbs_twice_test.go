@@ -52,6 +52,8 @@ func TestPBSRecordsTwice(t *testing.T) {
 			1, swf.StatusCancelled, -1, 0, map[string]int{skipAfterEnd: 1}, 0},
 		{"S again", q + s + s + e, 1, swf.StatusFailed, 46, 0, map[string]int{}, 0},
 		{"rerun queued again", q + s + r + q2 + s2 + e2, 1, swf.StatusCompleted, 41, 1, map[string]int{"rerun record (counted at the next start)": 1}, 0},
+		{"rerun, both starts again", q + s + r + q2 + s2 + s + r + q2 + s2 + e2, 1, swf.StatusCompleted, 41, 1,
+			map[string]int{"rerun record (counted at the next start)": 2}, 0},
 		{"rerun cut between D and E", q + s + r + s2 + d + q + s + r + s2 + d + e2, 1, swf.StatusCancelled, 41, 1,
 			map[string]int{skipSuperseded: 1, "rerun record (counted at the next start)": 2}, 0},
 		{"id reused after D", q + s + d + qb + sb + eb, 2, swf.StatusCancelled, 45, 0, map[string]int{}, 1},
