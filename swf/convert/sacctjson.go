@@ -631,8 +631,13 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 	}
 	if key, v, err := slurmTRES(&in, entries); err != nil {
 		in.bad = true
-		if err := b.fieldError(r, field, tresItem(key, v), err); err != nil {
-			return err
+		// tres.allocated's cpu count past 2^24 (1e30, say) is the CPU
+		// count's error, reported: it was reported twice, the second
+		// time "cpu=1e30: not a number".
+		if c := tresNum(list, "cpu"); key != "cpu" || field != "tres.allocated" || !c.Big && !(c.OK() && c.V > maxProcs) {
+			if err := b.fieldError(r, field, tresItem(key, v), err); err != nil {
+				return err
+			}
 		}
 	}
 	if n := j.AllocationNodes; in.nodes == 0 && n.OK() && n.V > 0 && n.V <= maxProcs {
