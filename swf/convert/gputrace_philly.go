@@ -106,7 +106,7 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 		b.skip(skipNoSubmit)
 		return nil
 	}
-	var started int = -1 // the attempt whose start is j.start
+	started := -1 // the attempt whose start is j.start
 	if n := len(pj.Attempts); n > 0 {
 		// A job Pass, Failed or Killed without an end_time ended (its
 		// status says so) at a time unknown: written, its run time -1
