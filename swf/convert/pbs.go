@@ -87,7 +87,6 @@ type pbsJob struct {
 	deleted  int64             // D or A record time, -1 none
 	how      string            // the record type that ended it
 	reruns   int               // S records after the first: counted when the job is filed
-	starts   []int64           // the times of its S records, to tell one listed again
 	rerunR   bool              // an R record since the latest S: the job is queued again
 	seq      int               // order of its first record, for a stable finish
 }
@@ -191,17 +190,16 @@ func (p *pbsParser) record(line string, num int) error {
 			j.r.queue = q
 		}
 	case "S":
-		// An S record of the time of one of the job's is that record
-		// listed again (logs of overlapping days concatenated), no rerun:
-		// it was counted in Report.Requeued, and its start taken for the
-		// job's latest.
-		if slices.Contains(j.starts, t) {
+		// An S record at or before the job's latest is one listed again
+		// (logs of overlapping days concatenated: a rerun starts later),
+		// no rerun: it was counted in Report.Requeued, and its start
+		// taken for the job's latest.
+		if t <= j.startedS {
 			break
 		}
-		if len(j.starts) > 0 {
+		if j.startedS >= 0 {
 			j.reruns++
 		}
-		j.starts = append(j.starts, t)
 		j.startedS, j.attrs, j.r.line, j.rerunR = t, kv, num, false
 	case "E":
 		j.ended, j.attrs, j.r.line = t, kv, num
