@@ -12,6 +12,13 @@ import (
 // input must not fill the memory).
 const maxArrayTasks = 1 << 16
 
+// tasksPerRecord bounds the jobs that ranges of cancelled array tasks
+// make in all, beyond maxArrayTasks: on average 16 a record of the log. A
+// real log is far below it (most records are jobs or steps); a hostile
+// one of 1,000 short lines "N_[1-65536]" would have made 65 million jobs,
+// some 20 GB, from 100 KB.
+const tasksPerRecord = 16
+
 // arrayTasks lists the task ids of a Slurm array range as squeue, scontrol
 // and sacct print it ("2-4,7", "1-99:2", "0-9%2": the throttle after '%'
 // ignored). over says it names more than maxArrayTasks (ids nil); err that
@@ -45,7 +52,7 @@ func arrayTasks(spec string) (ids []int64, over bool, err error) {
 
 // Reasons of the accounting readers' array ranges.
 const (
-	skipArrayOver = "array tasks ended before their start, over 65536 in one record"
+	skipArrayOver = "array tasks ended before their start, over 65536 in one record or 16 a record in all"
 	skipArrayRan  = "array range record with a start (which task ran is unknown)"
 	noteArrayTask = "array task of a range record (ended before its start)"
 )
@@ -58,8 +65,8 @@ const (
 // wait and run time -1), noted; Report.Records counts the record once
 // per task, so that Records = Jobs + Steps + Requeued + Σ Skipped holds.
 // They were one record skipped as "pending array tasks". A range that
-// does not read is malformed; one of more than maxArrayTasks tasks is
-// skipped, counted, as is one that started (damaged: Slurm gives a task
+// does not read is malformed; one of more than maxArrayTasks tasks, or
+// past tasksPerRecord a record in all, is skipped, counted, as is one that started (damaged: Slurm gives a task
 // that starts a record of its own).
 func addArrayTasks(b *builder, r *record, prefix string) error {
 	if r.started {
@@ -74,10 +81,11 @@ func addArrayTasks(b *builder, r *record, prefix string) error {
 	switch {
 	case err != nil:
 		return b.malformed(r.line, "JobID", r.id, errors.New("not an array range (want ID_[TASKS], tasks as 2-4,7 or 1-99:2)"))
-	case over:
+	case over || b.tasks+len(ids)-1 > maxArrayTasks+tasksPerRecord*(b.rep.Records-b.tasks):
 		b.skip(skipArrayOver)
 		return nil
 	}
+	b.tasks += len(ids) - 1
 	b.rep.Records += len(ids) - 1
 	for _, t := range ids {
 		c := *r

@@ -125,6 +125,10 @@ type builder struct {
 	// Alibaba row of 2 fields was also "field cpu_milli: not a number").
 	widthLine int
 
+	// tasks counts the jobs addArrayTasks made beyond one a record, for
+	// its bound on them.
+	tasks int
+
 	// What sniff saw at the start of the input, for a FormatError.
 	saw       string
 	firstLine int

@@ -78,7 +78,7 @@ type Result struct {
 // Skipped: "malformed record"; "not finished at dump (STATE)"; "requeued,
 // pending again at dump"; "revoked federated copy"; "no submit time";
 // "pending array tasks"; "array tasks ended before their start, over
-// 65536 in one record"; "array range record with a start (which task ran
+// 65536 in one record or 16 a record in all"; "array range record with a start (which task ran
 // is unknown)"; "record listed again (overlapping dumps)" (the
 // same job id, submit, start, end and state as a record read: sacct dumps
 // of windows that overlap list the jobs running across their bounds in

@@ -58,3 +58,22 @@ func TestSacctArrayCancelledPending(t *testing.T) {
 		t.Errorf("--json: ids %v, %d records, jobs %+v; want %v, 3 records, cancelled", res.IDs, res.Report.Records, res.Jobs, want)
 	}
 }
+
+// TestSacctArrayTasksBound: ranges of cancelled tasks make at most 65,536
+// jobs beyond 16 a record of the log in all: three records of 40,000
+// tasks each make 40,000 jobs, the other two skipped, counted. Without
+// the bound a file of 1,000 such short lines made 40 million jobs.
+func TestSacctArrayTasksBound(t *testing.T) {
+	in := "JobID|JobIDRaw|State|Submit|Start|End|AllocCPUS\n"
+	for _, id := range []string{"1", "2", "3"} {
+		in += id + "_[1-40000]|" + id + "|CANCELLED|2024-03-01T08:00:00|None|2024-03-01T08:10:00|0\n"
+	}
+	res, err := Sacct(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Report
+	if r.Jobs != 40000 || r.Skipped[skipArrayOver] != 2 || r.Records != r.Jobs+r.Skipped[skipArrayOver] {
+		t.Errorf("%d jobs, %d records, skipped %v; want 40000 jobs, 2 records skipped", r.Jobs, r.Records, r.Skipped)
+	}
+}
