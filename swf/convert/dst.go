@@ -91,8 +91,10 @@ const maxTwins = 12
 // it (submit, start, end; Philly's submit and each attempt's start and
 // end), and for which fits (nil: any) holds: of the choices of the times
 // in a repeated hour, the one left is taken, noted as told; several or
-// none leave them as read, noted ambiguous. It reports false, and does
-// nothing, when more than maxTwins times are in a repeated hour.
+// none leave them as read, noted ambiguous. It reports false, and
+// changes nothing, when more than maxTwins times are in a repeated hour,
+// or when no choice puts more than three times in order: the caller
+// settles fewer.
 func settleChain(times []*int64, stamps []string, fits func([]int64) bool, n *notes, loc *time.Location) (settled bool) {
 	if loc == time.UTC {
 		return true
@@ -140,7 +142,13 @@ func settleChain(times []*int64, stamps []string, fits func([]int64) bool, n *no
 			found = slices.Clone(t)
 		}
 	}
-	if k != 1 {
+	switch {
+	case k == 0 && len(times) > 3:
+		// No choice puts a chain longer than submit, start and end in
+		// order (a Philly attempt that ends before it starts, away from
+		// the repeated hour): the caller settles its three.
+		return false
+	case k != 1:
 		n.note(noteRepeatedHour)
 		return true
 	}

@@ -208,8 +208,9 @@ func (g *gpuReader) settlePhilly(pj *phillyJob, started int, loc *time.Location)
 		}
 	}
 	if !settleChain(times, stamps, nil, &j.notes, loc) {
-		// Too many times in the repeated hour to try each choice: its
-		// submit, first start and last end alone, as before.
+		// Too many times in the repeated hour to try each choice, or
+		// attempts out of order whatever the choice: its submit, first
+		// start and last end alone, as before.
 		start := ""
 		if started >= 0 {
 			start = pj.Attempts[started].Start

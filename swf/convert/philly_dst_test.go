@@ -65,4 +65,18 @@ func TestPhillyAttemptsSettleRepeatedHour(t *testing.T) {
 	if err != nil || len(res.Jobs) != 1 || res.Jobs[0].Wait != -1 {
 		t.Errorf("13 attempts without a start: %v, %+v", err, res)
 	}
+	// Attempt 1 ends (00:20, away from the repeated hour) before it
+	// starts: no choice puts the chain in order, so its submit, first
+	// start and last end settle it (submitted 01:50 EDT, started 01:10
+	// EST): it was left ambiguous, as read, started before its submit.
+	bad := `[{"status":"Pass","vc":"v","jobid":"a_3","user":"u","submitted_time":"2024-11-03 01:50:00","attempts":[` +
+		`{"start_time":"2024-11-03 01:10:00","end_time":"2024-11-03 00:20:00","detail":[{"ip":"m","gpus":["gpu0"]}]},` +
+		`{"start_time":"2024-11-03 03:00:00","end_time":"2024-11-03 04:00:00","detail":[{"ip":"m","gpus":["gpu0"]}]}]}]`
+	res, err = GPUTrace(strings.NewReader(bad), Options{Location: ny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Jobs[0]; j.Wait != 1200 || res.Report.Anomalies[noteRepeatedHourTold] != 1 {
+		t.Errorf("attempts out of order: wait %d, anomalies %v; want 1200, told", j.Wait, res.Report.Anomalies)
+	}
 }
