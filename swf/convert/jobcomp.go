@@ -32,7 +32,9 @@ var jobcompKeys = map[string]bool{
 //
 // (on one line). The file records what was allocated, not what was
 // requested: requested processors are -1, and the requested memory is the
-// allocated one (Slurm allocates the memory asked for). A job requeued
+// allocated one (Slurm allocates the memory asked for). A job that ran
+// (NodeList set) without a readable ProcCnt takes its CPUs from Tres's
+// cpu=, else they are unknown, its wait and run time kept. A job requeued
 // has a line per attempt; the last one is the job. The status and
 // requeues are read as Sacct's doc says, the fields as Result's says. The
 // demand (Result's doc) comes from Tres (the allocation) and NodeCnt. A
