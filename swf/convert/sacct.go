@@ -388,9 +388,11 @@ func (p *sacctParser) record(line string, num int) error {
 		return p.step(base, get, num)
 	}
 	tasks := strings.Contains(id, "_[")
-	if st, known := slurmStates[baseState(get("state"))]; tasks && (!known || st.skip != "") {
-		b.skip(skipArrayRange)
-		return nil
+	if tasks {
+		if st, known := slurmStates[baseState(get("state"))]; !known || st.skip != "" {
+			b.skip(skipArrayRange)
+			return nil
+		}
 	}
 	r := newRecord(num)
 	r.id, r.key = id, key
