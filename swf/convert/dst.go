@@ -75,6 +75,9 @@ func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
 // elapsed and suspended (-1 unknown), noting in n: the GPU traces, job
 // tables and queue snapshots read the same wall clocks.
 func settleLocal(times [3]*int64, stamps [3]string, elapsed, suspended int64, n *notes, loc *time.Location) {
+	if loc == time.UTC {
+		return // (before the call: every record of a log in UTC comes here)
+	}
 	settleChain(times[:], stamps[:], func(t []int64) bool {
 		return elapsed < 0 || t[1] < 0 || t[2] < 0 || t[2]-t[1] == elapsed+max(suspended, 0)
 	}, n, loc) // (3 times: never more than maxTwins)
