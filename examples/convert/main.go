@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -353,16 +354,24 @@ func partitionLimits(s string) (map[string]int64, error) {
 	for item := range strings.SplitSeq(s, ",") {
 		name, min, ok := strings.Cut(item, "=")
 		m, err := strconv.ParseInt(min, 10, 64)
-		// At most 230 years, the longest limit swf/convert takes (2^30
-		// minutes passed here and was every such job's requested time).
-		if !ok || name == "" || err != nil || m <= 0 || m > 7258118400/60 {
-			return nil, fmt.Errorf("%q: want NAME=MINUTES, at most %d (230 years)", item, 7258118400/60)
+		if !ok || name == "" || err != nil || m <= 0 {
+			return nil, fmt.Errorf("%q: want NAME=MINUTES, a positive number", item)
+		}
+		// The bound is the library's (Options.Validate: 230 years, the
+		// longest limit it reads; 2^30 minutes passed here and was every
+		// such job's requested time), not a copy of it here.
+		sec := int64(math.MaxInt64) // (minutes past it in seconds: past the bound too)
+		if m <= math.MaxInt64/60 {
+			sec = m * 60
+		}
+		if err := (&convert.Options{PartitionLimits: map[string]int64{name: sec}}).Validate(); err != nil {
+			return nil, fmt.Errorf("%q: %d minutes: %s", item, m, strings.TrimPrefix(err.Error(), "convert: "))
 		}
 		if _, dup := out[name]; dup {
 			// "a=5,a=6" kept 6 without a word: which one was meant?
 			return nil, fmt.Errorf("%q: partition %s given twice", item, name)
 		}
-		out[name] = m * 60
+		out[name] = sec
 	}
 	return out, nil
 }

@@ -132,7 +132,11 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "a=5,b=1,a=6"}, exitUsage, "partition a given twice"},
 		// (2^30 minutes, 2,000 years, was every Partition_Limit job's requested time)
-		{[]string{"-from", "sacct", "x", "-partition-limit", "a=1073741824"}, exitUsage, "at most 120968640 (230 years)"},
+		{[]string{"-from", "sacct", "x", "-partition-limit", "a=1073741824"}, exitUsage, "at most 7258118400 (120968640 minutes, 230 years)"},
+		// (the bound is swf/convert's: one minute past it refused, as minutes whose seconds overflow)
+		{[]string{"-from", "sacct", "x", "-partition-limit", "a=120968641"}, exitUsage, `"a=120968641": 120968641 minutes: PartitionLimits["a"]`},
+		{[]string{"-from", "sacct", "x", "-partition-limit", "a=9223372036854775807"}, exitUsage, "9223372036854775807 minutes: "},
+		{[]string{"-from", "sacct", "x", "-partition-limit", "a=0"}, exitUsage, "want NAME=MINUTES, a positive number"},
 		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "convert: -procs -1: MaxProcs"},
 		// (the flag named, not only the library's field: "MaxProcs -1 is negative")
 		{[]string{"-from", "sacct", "x", "-procs", "2199023255553"}, exitUsage, "convert: -procs 2199023255553: "},

@@ -63,6 +63,10 @@ type record struct {
 	state string // the scheduler's final state word, for Report.States
 	skip  string // not a job to write, with this reason
 	again bool   // a later record with the same key is another attempt of this job
+	// guess: the record's end is a guess a later record of the job (the
+	// same id and submit) replaces: a PBS job deleted while running,
+	// filed at its D record without the E record that gives its end.
+	guess bool
 
 	started            bool
 	status             swf.Status
@@ -120,6 +124,10 @@ type builder struct {
 	// that error's consequence, not a second error of the line (an
 	// Alibaba row of 2 fields was also "field cpu_milli: not a number").
 	widthLine int
+
+	// tasks counts the jobs addArrayTasks made beyond one a record, for
+	// its bound on them.
+	tasks int
 
 	// What sniff saw at the start of the input, for a FormatError.
 	saw       string
@@ -206,7 +214,12 @@ func (b *builder) add(r record) bool {
 				// a submit of its own), as every job running across
 				// the bound of overlapping dumps was counted.
 				o.skip = skipSuperseded
-			case o.again:
+			case o.guess && o.id == r.id && o.submit == r.submit:
+				// The same job, ended in full by the later record (the
+				// log given again past the earlier copy's end): not a
+				// second job of the id.
+				o.skip = skipSuperseded
+			case o.again && nextAttempt(o, &r):
 				b.gone[i] = true
 				b.rep.Requeued++
 			default:
@@ -218,6 +231,30 @@ func (b *builder) add(r record) bool {
 	b.recs = append(b.recs, r)
 	b.gone = append(b.gone, false)
 	return true
+}
+
+// maxRequeueGap bounds the time from an attempt's end to the submit of
+// the next attempt of the job: Slurm submits the job again when the
+// earlier attempt's epilog completes, seconds after its end (a requeue
+// by hand of a job ended, kept as long as MinJobAge, minutes). A day is
+// far beyond either and far below the time Slurm takes to use its job
+// ids up (MaxJobId, 67,043,328 by default) and wrap around.
+const maxRequeueGap = 24 * 3600
+
+// nextAttempt reports whether r can be the next attempt of o, a record
+// whose state makes a later record of its id another attempt (REQUEUED,
+// NODE_FAIL, PREEMPTED, ...): its user is o's (when both are known), and
+// it was submitted at or after o's end (its submit when o has no end),
+// within maxRequeueGap. Otherwise the id was used again by another job
+// (Slurm's ids wrap at MaxJobId; a NODE_FAIL job not requeued keeps its
+// id's record): both are kept, r noted "job id reused". It was always
+// the next attempt, o dropped as one.
+func nextAttempt(o, r *record) bool {
+	if o.user != "" && r.user != "" && o.user != r.user {
+		return false
+	}
+	from := max(o.end, o.start, o.submit)
+	return r.submit < 0 || from < 0 || r.submit >= from && r.submit-from <= maxRequeueGap
 }
 
 func (b *builder) intern(s string) string {

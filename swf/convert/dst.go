@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -75,9 +76,33 @@ func settleRepeatedHour(r *record, stamps [3]string, loc *time.Location) {
 // tables and queue snapshots read the same wall clocks.
 func settleLocal(times [3]*int64, stamps [3]string, elapsed, suspended int64, n *notes, loc *time.Location) {
 	if loc == time.UTC {
-		return
+		return // (before the call: every record of a log in UTC comes here)
 	}
-	var alt [3]int64
+	settleChain(times[:], stamps[:], func(t []int64) bool {
+		return elapsed < 0 || t[1] < 0 || t[2] < 0 || t[2]-t[1] == elapsed+max(suspended, 0)
+	}, n, loc) // (3 times: never more than maxTwins)
+}
+
+// maxTwins bounds the times of one job in a repeated hour settled
+// together: each doubles the choices tried (2^12, 4,096 at most).
+// settleChain leaves a job with more (a Philly job of a hundred attempts
+// in that hour) to its caller.
+const maxTwins = 12
+
+// settleChain settles times (-1 unknown) read from stamps in loc that
+// follow one another, each known one at or after every known one before
+// it (submit, start, end; Philly's submit and each attempt's start and
+// end), and for which fits (nil: any) holds: of the choices of the times
+// in a repeated hour, the one left is taken, noted as told; several or
+// none leave them as read, noted ambiguous. It reports false, and
+// changes nothing, when more than maxTwins times are in a repeated hour,
+// or when no choice puts more than three times in order: the caller
+// settles fewer.
+func settleChain(times []*int64, stamps []string, fits func([]int64) bool, n *notes, loc *time.Location) (settled bool) {
+	if loc == time.UTC {
+		return true
+	}
+	var alt []int64
 	var twins []int
 	for i, p := range times {
 		if *p < 0 || !isLocalStamp(stamps[i]) {
@@ -86,7 +111,7 @@ func settleLocal(times [3]*int64, stamps [3]string, elapsed, suspended int64, n 
 		v, ok, near := localTwin(*p, loc)
 		switch {
 		case ok:
-			alt[i] = v
+			alt = append(alt, v)
 			twins = append(twins, i)
 		case near && !sameClock(*p, stamps[i], loc):
 			// A wall clock the zone skips (02:30 on the night the
@@ -96,33 +121,59 @@ func settleLocal(times [3]*int64, stamps [3]string, elapsed, suspended int64, n 
 		}
 	}
 	if len(twins) == 0 {
-		return
+		return true
 	}
-	var found [3]int64
+	if len(twins) > maxTwins {
+		return false
+	}
+	t := make([]int64, len(times))
+	var found []int64
 	k := 0
 	for mask := 0; mask < 1<<len(twins); mask++ {
-		t := [3]int64{*times[0], *times[1], *times[2]}
+		for i, p := range times {
+			t[i] = *p
+		}
 		for b, i := range twins {
 			if mask&(1<<b) != 0 {
-				t[i] = alt[i]
+				t[i] = alt[b]
 			}
 		}
-		submit, start, end := t[0], t[1], t[2]
-		switch {
-		case submit >= 0 && start >= 0 && submit > start,
-			submit >= 0 && end >= 0 && submit > end,
-			start >= 0 && end >= 0 && start > end,
-			start >= 0 && end >= 0 && elapsed >= 0 && end-start != elapsed+max(suspended, 0):
+		if !inOrder(t) || fits != nil && !fits(t) {
 			continue
 		}
 		if k++; k == 1 {
-			found = t
+			found = slices.Clone(t)
 		}
 	}
-	if k != 1 {
+	switch {
+	case k == 0 && len(times) > 3:
+		// No choice puts a chain longer than submit, start and end in
+		// order (a Philly attempt that ends before it starts, away from
+		// the repeated hour): the caller settles its three.
+		return false
+	case k != 1:
 		n.note(noteRepeatedHour)
-		return
+		return true
 	}
-	*times[0], *times[1], *times[2] = found[0], found[1], found[2]
+	for i, p := range times {
+		*p = found[i]
+	}
 	n.note(noteRepeatedHourTold)
+	return true
+}
+
+// inOrder reports whether each known time of t (-1 unknown) is at or
+// after every known one before it.
+func inOrder(t []int64) bool {
+	last := int64(-1)
+	for _, v := range t {
+		if v < 0 {
+			continue
+		}
+		if v < last {
+			return false
+		}
+		last = v
+	}
+	return true
 }

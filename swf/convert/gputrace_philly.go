@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -105,7 +106,7 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 		b.skip(skipNoSubmit)
 		return nil
 	}
-	var started string // the stamp of j.start
+	started := -1 // the attempt whose start is j.start
 	if n := len(pj.Attempts); n > 0 {
 		// A job Pass, Failed or Killed without an end_time ended (its
 		// status says so) at a time unknown: written, its run time -1
@@ -141,7 +142,7 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 			case t < 0:
 				j.note(noteNoAttStart)
 			case j.start < 0:
-				j.start, started = t, a.Start
+				j.start, started = t, i
 			}
 		}
 		e := pj.Attempts[n-1].End
@@ -153,11 +154,8 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 			}
 		}
 	}
-	if n := len(pj.Attempts); n > 0 {
-		// (a time of an attempt between the first start and the last
-		// end is not read)
-		settleLocal([3]*int64{&j.submit, &j.start, &j.end}, [3]string{pj.Submitted, started, pj.Attempts[n-1].End},
-			-1, -1, &j.notes, loc)
+	if len(pj.Attempts) > 0 && loc != time.UTC {
+		g.settlePhilly(pj, started, loc)
 	}
 	st, ok := phillyStates[pj.Status]
 	j.status = st
@@ -174,4 +172,50 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 		j.note(noteNoGPUs)
 	}
 	return g.add(j, num)
+}
+
+// settlePhilly settles the local times of the job read in g.cur (whose
+// start is attempt started's, -1 none) in a repeated hour by the chain
+// of its times: submitted, then each attempt's start and end in turn. Its
+// submit, first start and last end were settled alone, the attempts
+// between them not read: a job whose later attempts place its times in
+// the repeated hour was left ambiguous, as read (an hour off). A time of
+// an attempt between them that does not read (null, "None", garbled) is
+// left out: it settles nothing, as it sets nothing.
+func (g *gpuReader) settlePhilly(pj *phillyJob, started int, loc *time.Location) {
+	j := &g.cur
+	n := len(pj.Attempts)
+	times := make([]*int64, 0, 2*n+1)
+	stamps := make([]string, 0, 2*n+1)
+	mid := make([]int64, 2*n)
+	times, stamps = append(times, &j.submit), append(stamps, pj.Submitted)
+	for i, a := range pj.Attempts {
+		for k, s := range []string{a.Start, a.End} {
+			p := &mid[2*i+k]
+			switch {
+			case k == 0 && i == started:
+				p = &j.start
+			case k == 1 && i == n-1:
+				p = &j.end
+			default:
+				if v, err := parseGPUTime(s, loc); err == nil {
+					*p = v
+				} else {
+					*p = -1
+				}
+			}
+			times, stamps = append(times, p), append(stamps, s)
+		}
+	}
+	if !settleChain(times, stamps, nil, &j.notes, loc) {
+		// Too many times in the repeated hour to try each choice, or
+		// attempts out of order whatever the choice: its submit, first
+		// start and last end alone, as before.
+		start := ""
+		if started >= 0 {
+			start = pj.Attempts[started].Start
+		}
+		settleLocal([3]*int64{&j.submit, &j.start, &j.end}, [3]string{pj.Submitted, start, pj.Attempts[n-1].End},
+			-1, -1, &j.notes, loc)
+	}
 }

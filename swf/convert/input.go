@@ -35,7 +35,7 @@ func decompress(r io.Reader) (out io.Reader, close func() error, gz bool, err er
 }
 
 // lineReader reads lines of at most maxLine bytes, without their "\n" or
-// "\r\n", counting them from 1.
+// "\r\n" nor a leading byte-order mark, counting them from 1.
 type lineReader struct {
 	br   *bufio.Reader
 	line int
@@ -74,6 +74,12 @@ func (l *lineReader) next() ([]byte, error) {
 			frag = append(long, frag...)
 		}
 		frag = bytes.TrimSuffix(frag, []byte("\n"))
+		// A byte-order mark begins a line past the first when files
+		// each with one are concatenated (cat a b, io.MultiReader): it
+		// is no part of the record, as begin drops the input's own. It
+		// made the second sacct header lack JobID (the conversion
+		// failed), a PBS or jobcomp record malformed.
+		frag = bytes.TrimPrefix(frag, utf8BOM)
 		return bytes.TrimSuffix(frag, []byte("\r")), nil
 	}
 }

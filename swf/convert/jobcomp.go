@@ -32,7 +32,9 @@ var jobcompKeys = map[string]bool{
 //
 // (on one line). The file records what was allocated, not what was
 // requested: requested processors are -1, and the requested memory is the
-// allocated one (Slurm allocates the memory asked for). A job requeued
+// allocated one (Slurm allocates the memory asked for). A job that ran
+// (NodeList set) without a readable ProcCnt takes its CPUs from Tres's
+// cpu=, else they are unknown, its wait and run time kept. A job requeued
 // has a line per attempt; the last one is the job. The status and
 // requeues are read as Sacct's doc says, the fields as Result's says. The
 // demand (Result's doc) comes from Tres (the allocation) and NodeCnt. A
@@ -206,9 +208,10 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	nodes := kv["NodeList"]
 	ran := nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned"
-	if !ran && procs <= 0 {
+	if procs <= 0 {
 		// A job cancelled while held has ProcCnt=0 (Slurm 22.05); its
-		// Tres has the CPUs it asked for (its request was lost, -1).
+		// Tres has the CPUs it asked for (its request was lost, -1). So
+		// has a job that ran with a ProcCnt unreadable or absent.
 		if v, ok := tresValue(kv["Tres"], "cpu"); ok {
 			if n, err := parseProcs(v); err == nil && n > 0 {
 				procs = n
@@ -217,6 +220,10 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	if ran {
 		r.alloc = procs
+		// A job that ran (NodeList set) without a CPU count read: its
+		// start time tells it ran, as sacct's without AllocCPUS (it was
+		// "ended without starting", its wait and run time -1).
+		r.allocUnread = procs <= 0
 	} else {
 		r.req = procs
 	}

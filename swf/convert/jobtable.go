@@ -684,6 +684,18 @@ func (tr *tableReader) limit(r *record, row []string, num int) error {
 	case tr.s.format == "supercloud" && v == "4294967294": // NO_VAL: the partition's
 		r.partLimit = notePartLimit
 		return nil
+	case v == "UNLIMITED" || v == "INFINITE":
+		// Slurm's words for a limit, as sacct prints them (a table
+		// exported from it): read as Sacct reads them, not "not a
+		// number" (the state column reads its state words).
+		r.note(noteUnlimited)
+		return nil
+	case v == "Partition_Limit":
+		r.partLimit = notePartLimit
+		return nil
+	case v == "INVALID":
+		r.note(noteInvalidLimit)
+		return nil
 	}
 	n, err := tr.duration(r, row, num, "limit")
 	switch {

@@ -135,7 +135,10 @@ func (o *Options) Validate() error {
 		// (minutes typed for seconds, or 2^30 minutes) was every such
 		// job's requested time, the bound a log's own limit has.
 		if s <= 0 || s > maxTime {
-			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds, at most %d (230 years)", clip(p), s, int64(maxTime)))
+			// (in minutes too: the unit of Slurm's limits and of
+			// examples/convert's -partition-limit, which reports this)
+			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds, at most %d (%d minutes, 230 years)",
+				clip(p), s, int64(maxTime), int64(maxTime/60)))
 		}
 	}
 	if o.CoresPerNode < 0 || o.CoresPerNode > maxProcs {

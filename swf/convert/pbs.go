@@ -31,8 +31,10 @@ import (
 // the job's start in a log file not given) takes it from the end less
 // resources_used.walltime, noted (not a wall time of 0 without exec_host:
 // no sign that the job ran). A job started again (a second S record,
-// after a rerun) is counted in Report.Requeued and written once, with its
-// last start. Result's doc says how the SWF fields are filled.
+// after a rerun, a Q record between them or not) is counted in
+// Report.Requeued and written once, with its last start; records given
+// again (logs of days that overlap, concatenated) are counted, not read as
+// a rerun nor a second job. Result's doc says how the SWF fields are filled.
 //
 // E records carry no state, only Exit_status: 0 is status 1, anything
 // else 0 (-11, Torque's walltime kill, also noted as a timeout); D and A
@@ -85,6 +87,7 @@ type pbsJob struct {
 	deleted  int64             // D or A record time, -1 none
 	how      string            // the record type that ended it
 	reruns   int               // S records after the first: counted when the job is filed
+	rerunR   bool              // an R record since the latest S: the job is queued again
 	seq      int               // order of its first record, for a stable finish
 }
 
@@ -136,6 +139,9 @@ func (p *pbsParser) record(line string, num int) error {
 	case "Q", "S", "E", "D", "A":
 	case "R":
 		b.skip("rerun record (counted at the next start)")
+		if j := p.jobs[id]; j != nil && j.startedS >= 0 && j.how == "" {
+			j.rerunR = true
+		}
 		return nil
 	default:
 		b.skip("record type " + clip(typ) + " (not a job event)")
@@ -149,6 +155,14 @@ func (p *pbsParser) record(line string, num int) error {
 	j := p.jobs[id]
 	if j == nil && (typ == "D" || typ == "A") && p.ended(id) {
 		b.skip(skipAfterEnd)
+		return nil
+	}
+	if j != nil && j.rerunR && j.how == "" && typ == "Q" {
+		// A job rerun enters its queue again (PBS Pro writes a Q record
+		// each time a job enters a queue): the same job, its submit time
+		// kept, its next S record a rerun. It was closed, unfinished, and
+		// the job of its next start written "superseded (overlapping
+		// dumps)", the rerun not counted.
 		return nil
 	}
 	if j != nil && (j.how != "" || j.startedS >= 0) && typ == "Q" {
@@ -176,10 +190,17 @@ func (p *pbsParser) record(line string, num int) error {
 			j.r.queue = q
 		}
 	case "S":
+		// An S record at or before the job's latest is one listed again
+		// (logs of overlapping days concatenated: a rerun starts later),
+		// no rerun: it was counted in Report.Requeued, and its start
+		// taken for the job's latest.
+		if t <= j.startedS {
+			break
+		}
 		if j.startedS >= 0 {
 			j.reruns++
 		}
-		j.startedS, j.attrs, j.r.line = t, kv, num
+		j.startedS, j.attrs, j.r.line, j.rerunR = t, kv, num, false
 	case "E":
 		j.ended, j.attrs, j.r.line = t, kv, num
 		if j.how == "" {
@@ -242,7 +263,12 @@ func (p *pbsParser) close(j *pbsJob) error {
 	r.start = cmp.Or(p.epoch(r, kv, "start"), j.startedS)
 	r.end = cmp.Or(p.epoch(r, kv, "end"), j.ended)
 	if r.end < 0 && j.deleted >= 0 && r.start >= 0 {
-		r.end = j.deleted
+		// Deleted while running, filed without the E record that ends
+		// it (a Q record of the id came first, or the log's end): a
+		// later record of the job, the log given again up to its E
+		// record, replaces this one (it was a second job, "job id
+		// reused").
+		r.end, r.guess = j.deleted, true
 	}
 	if v := kv["resources_used.walltime"]; v != "" && r.start < 0 && r.end >= 0 {
 		// An E record without a start (start=0 or none, its S record in
@@ -316,15 +342,29 @@ func (p *pbsParser) ended(id string) bool {
 func (p *pbsParser) file(j *pbsJob) {
 	b := p.b
 	prev, had := b.latest[j.r.key]
+	if o := b.last(j.r.key); o != nil && j.r.state == "E" && (o.state == "D" || o.state == "A") &&
+		o.id == j.r.id && o.submit == j.r.submit && o.start == j.r.start && o.end == j.r.end {
+		// The E record of a job filed at its D record: given again (a
+		// log from past its D record) for a job deleted while running,
+		// or written after the D record of a job deleted while queued
+		// (Q, D, E). The same job, not a second one of the id ("job id
+		// reused", the job written twice).
+		if o.started {
+			b.skip(skipDuplicate)
+		} else {
+			b.skip(skipAfterEnd)
+		}
+		return
+	}
 	if !b.add(j.r) {
 		return
 	}
 	n := j.reruns
-	if had && b.recs[prev].skip == skipSuperseded {
+	if had && b.recs[prev].skip == skipSuperseded && b.recs[prev].id == j.r.id {
 		n = max(n-p.counted[prev], 0)
 		delete(p.counted, prev)
 	}
-	if j.r.skip != "" && j.reruns > 0 {
+	if (j.r.skip != "" || j.r.guess) && j.reruns > 0 {
 		if p.counted == nil {
 			p.counted = map[int]int{}
 		}

@@ -70,19 +70,26 @@ type Result struct {
 // as for GPUTrace on PAI's tables, its task rows the Steps; for sacct
 // --json, whose steps sit inside their job's record,
 // Records = Jobs + Requeued + Σ Skipped; a PBS job spans several log
-// records, so there Records only counts lines. Reasons are short phrases;
+// records, so there Records only counts lines. (sacct's and sacct
+// --json's record of array tasks cancelled before their start, one for
+// them all, counts once per task: each is a job.) Reasons are short phrases;
 // those of Alibaba and Nodes are in their docs, the others here.
 //
 // Skipped: "malformed record"; "not finished at dump (STATE)"; "requeued,
 // pending again at dump"; "revoked federated copy"; "no submit time";
-// "pending array tasks"; "record listed again (overlapping dumps)" (the
+// "pending array tasks"; "array tasks ended before their start, over
+// 65536 in one record or 16 a record in all"; "array range record with a start (which task ran
+// is unknown)"; "record listed again (overlapping dumps)" (the
 // same job id, submit, start, end and state as a record read: sacct dumps
 // of windows that overlap list the jobs running across their bounds in
 // both; its steps are not read again); "unfinished, a later record of the
 // job follows (overlapping dumps)" (a job RUNNING or PENDING in one dump,
-// with its end in the next); "array parent record", "record
+// with its end in the next; a PBS job filed at its D record, deleted
+// while running, whose E record the log given again brings); "array
+// parent record", "record
 // type X (not a job event)" and "record after the job ended" (a D or A
-// record after the job's E record) (PBS).
+// record after the job's E record, an E record after the D record of a
+// job deleted while queued) (PBS).
 //
 // Anomalies (jobs written): "time limit UNLIMITED"; "time limit
 // Partition_Limit, partition limit unknown" (or "... from Options");
@@ -93,7 +100,9 @@ type Result struct {
 // "ended without starting"; "start before submit"; "end before start";
 // "no end time"; "no account" and "no QOS" (Options.Accounts); "allocated
 // processors unknown"; "unknown state"; "job id reused"; "heterogeneous
-// job component"; "submit time from EligibleTime"; "no Exit_status";
+// job component"; "array task of a range record (ended before its
+// start)" (sacct: a job of a record "123_[5-9]" CANCELLED); "submit time
+// from EligibleTime"; "no Exit_status";
 // "start from end - resources_used.walltime" (a PBS E record without a
 // start); "start from end - Elapsed" (a sacct or sacct --json job that
 // ran, with Start unknown or unreadable); "run time from Elapsed (no end
@@ -103,8 +112,9 @@ type Result struct {
 // GPU-trace and job-table times and scontrol snapshots' without offset
 // in Options.Location: 01:30 on the night
 // the clocks go back is two moments; those with submit ≤ start ≤ end and,
-// sacct, end − start = Elapsed + Suspended are taken when only one
-// choice is left); "local time in the hour skipped at a daylight-saving
+// sacct, end − start = Elapsed + Suspended, Philly, each attempt's start
+// and end in turn (more than 12 of them in that hour: submit, first start
+// and last end), are taken when only one choice is left); "local time in the hour skipped at a daylight-saving
 // change (none in Location: the log's zone?)" (a wall clock the zone
 // never shows: Location is likely not the log's); "record of several lines (a newline in a value)" (sacct
 // text, jobcomp, scontrol: a job name or comment holding a newline cuts

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -80,10 +81,17 @@ var sacctColumns = []struct{ name, feeds string }{
 // NODE_FAIL, PREEMPTED, BOOT_FAIL when Slurm requeued it itself). The last
 // attempt is the job, with its own submit, start and end; the earlier ones
 // are counted in Report.Requeued. A raw id seen again after a final state
-// is a reused id: both jobs are kept, the later noted "job id reused". Job
+// is a reused id: both jobs are kept, the later noted "job id reused"; so
+// is one seen again after NODE_FAIL, PREEMPTED, BOOT_FAIL or REQUEUED by
+// another user, or submitted before that record's end or more than a day
+// after it (Slurm submits the next attempt as the earlier one's epilog
+// completes; its ids wrap around at MaxJobId). Job
 // steps (123.batch, 123.extern, 123.0) are counted in Report.Steps, never
 // written as jobs. Array tasks still pending print as one record
-// "123_[5-9]": skipped as "pending array tasks". With a Cluster column
+// "123_[5-9]": skipped as "pending array tasks"; such a record of tasks
+// that ended so (CANCELLED while pending) is a job per task, "123_5" to
+// "123_9", each cancelled before its start, noted (Report.Records counts
+// it once per task). With a Cluster column
 // (sacct -M a,b, or -L) job ids are matched within their cluster.
 //
 // The demand (Job.Demand; the rules common to all formats are Result's)
@@ -172,7 +180,18 @@ func (p *sacctParser) header(line string, num int) error {
 	names := strings.Split(strings.TrimSuffix(line, "|"), "|")
 	p.col, p.n, p.text = map[string]int{}, len(names), nil
 	for i, name := range names {
-		p.col[strings.ToLower(strings.TrimSpace(name))] = i
+		name = strings.ToLower(strings.TrimSpace(name))
+		if slices.Contains(textColumns, name) {
+			p.text = append(p.text, i) // (each: a name given twice holds a '|' in either)
+		}
+		if _, dup := p.col[name]; dup {
+			// A --format naming a field twice: sacct prints the same
+			// values in both. The first is read, as the CSV tables read
+			// theirs; the last was, without a word.
+			p.b.rep.Notes = append(p.b.rep.Notes, fmt.Sprintf("line %d: column %d repeats %q: ignored, the first is read", num, i+1, clip(strings.TrimSpace(names[i]))))
+			continue
+		}
+		p.col[name] = i
 	}
 	if _, ok := p.col["alloccpus"]; !ok {
 		// NCPUS is AllocCPUS under another name (sacct's man page): a
@@ -180,11 +199,6 @@ func (p *sacctParser) header(line string, num int) error {
 		// processors unknown".
 		if i, ok := p.col["ncpus"]; ok {
 			p.col["alloccpus"] = i
-		}
-	}
-	for _, c := range textColumns {
-		if i, ok := p.col[c]; ok {
-			p.text = append(p.text, i)
 		}
 	}
 	if !p.has("jobid") && !p.has("jobidraw") || !p.has("state") || !p.has("submit") {
@@ -373,9 +387,12 @@ func (p *sacctParser) record(line string, num int) error {
 	if isStep {
 		return p.step(base, get, num)
 	}
-	if strings.Contains(id, "_[") {
-		b.skip(skipArrayRange)
-		return nil
+	tasks := strings.Contains(id, "_[")
+	if tasks {
+		if st, known := slurmStates[baseState(get("state"))]; !known || st.skip != "" {
+			b.skip(skipArrayRange)
+			return nil
+		}
 	}
 	r := newRecord(num)
 	r.id, r.key = id, key
@@ -416,6 +433,13 @@ func (p *sacctParser) record(line string, num int) error {
 	settleRepeatedHour(&r, [3]string{get("submit"), get("start"), get("end")}, loc)
 	finishSlurm(&r)
 	p.dup = ""
+	if tasks {
+		prefix := ""
+		if c := get("cluster"); c != "" {
+			prefix = c + "/"
+		}
+		return addArrayTasks(b, &r, prefix)
+	}
 	if !b.add(r) {
 		p.dup = key // its steps are the filed record's, read already
 	}

@@ -340,12 +340,20 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	if j.Cluster != "" {
 		r.key = j.Cluster + "/" + r.key // (sacct -M a,b: ids are per cluster)
 	}
+	tasks := false
 	switch {
 	case j.Array.JobID.OK() && j.Array.JobID.V > 0 && j.Array.TaskID.OK():
 		r.id = fmt.Sprintf("%d_%d", j.Array.JobID.V, j.Array.TaskID.V)
 	case j.Array.JobID.OK() && j.Array.JobID.V > 0 && len(j.Array.Task) > 0 && string(j.Array.Task) != "null" && string(j.Array.Task) != `""`:
-		b.skip(skipArrayRange)
-		return nil
+		// Array tasks that never started, in one record: pending ones
+		// are not finished; ended so (CANCELLED while pending), a job
+		// each, as Sacct's.
+		var spec string
+		if st, known := slurmStates[baseState(j.State.First())]; !known || st.skip != "" || json.Unmarshal(j.Array.Task, &spec) != nil {
+			b.skip(skipArrayRange)
+			return nil
+		}
+		r.id, tasks = fmt.Sprintf("%d_[%s]", j.Array.JobID.V, spec), true
 	case j.Het.JobID.OK() && j.Het.JobID.V > 0 && j.Het.Offset.OK():
 		r.id = fmt.Sprintf("%d+%d", j.Het.JobID.V, j.Het.Offset.V)
 		r.note(noteHet)
@@ -462,6 +470,13 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	}
 	if r.cpu < 0 && stepCPU > 0 {
 		r.cpu = stepCPU
+	}
+	if tasks {
+		prefix := ""
+		if j.Cluster != "" {
+			prefix = j.Cluster + "/"
+		}
+		return addArrayTasks(b, &r, prefix)
 	}
 	b.add(r)
 	return nil
@@ -616,8 +631,13 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 	}
 	if key, v, err := slurmTRES(&in, entries); err != nil {
 		in.bad = true
-		if err := b.fieldError(r, field, tresItem(key, v), err); err != nil {
-			return err
+		// tres.allocated's cpu count past 2^24 (1e30, say) is the CPU
+		// count's error, reported: it was reported twice, the second
+		// time "cpu=1e30: not a number".
+		if c := tresNum(list, "cpu"); key != "cpu" || field != "tres.allocated" || !c.Big && !(c.OK() && c.V > maxProcs) {
+			if err := b.fieldError(r, field, tresItem(key, v), err); err != nil {
+				return err
+			}
 		}
 	}
 	if n := j.AllocationNodes; in.nodes == 0 && n.OK() && n.V > 0 && n.V <= maxProcs {

@@ -125,11 +125,6 @@ const (
 	noteNoCPUs       = "CPUs unknown"
 )
 
-// maxArrayTasks bounds the pending tasks one record expands to (Slurm's
-// MaxArraySize is at most 4,000,001; one record of a hostile input must
-// not fill the memory).
-const maxArrayTasks = 1 << 16
-
 // queued is a job as a snapshot parser read it.
 type queued struct {
 	QueuedJob
@@ -405,31 +400,14 @@ func (s *snapBuilder) elapsed(q *queued, now int64) {
 // expand makes one waiting job per task of q.tasks ("2-4,7", "1-99:2",
 // "0-9%2"), with ids "A_T".
 func (s *snapBuilder) expand(q *queued, snap *Snapshot) error {
-	spec, _, _ := strings.Cut(q.tasks, "%") // the throttle
-	var ids []int64
-	for part := range strings.SplitSeq(spec, ",") {
-		rng, step, hasStep := strings.Cut(part, ":")
-		lo, hi, isRange := strings.Cut(rng, "-")
-		a, err := parseCount(lo)
-		z := a
-		if err == nil && isRange {
-			z, err = parseCount(hi)
-		}
-		st := int64(1)
-		if err == nil && hasStep {
-			st, err = parseCount(step)
-		}
-		if err != nil || z < a || st < 1 {
-			s.b.rep.Skipped[skipMalformed]++
-			return s.b.fail(q.line, "array tasks", q.tasks, errNumber)
-		}
-		if (z-a)/st+1 > int64(maxArrayTasks-len(ids)) {
-			s.b.skip(skipArrayHuge)
-			return nil
-		}
-		for t := a; t <= z; t += st {
-			ids = append(ids, t)
-		}
+	ids, over, err := arrayTasks(q.tasks)
+	switch {
+	case err != nil:
+		s.b.rep.Skipped[skipMalformed]++
+		return s.b.fail(q.line, "array tasks", q.tasks, err)
+	case over:
+		s.b.skip(skipArrayHuge)
+		return nil
 	}
 	s.count(q)
 	base, _, _ := strings.Cut(q.ID, "_")

@@ -79,7 +79,8 @@ func parseProcs(s string) (int64, error) {
 // Fractions of a second are kept.
 func parseDuration(s string) (float64, error) {
 	days := 0.0
-	if d, rest, ok := strings.Cut(s, "-"); ok {
+	d, rest, hasDays := strings.Cut(s, "-")
+	if hasDays {
 		n, err := parseCount(d)
 		if err != nil || rest == "" {
 			return 0, errDuration
@@ -87,7 +88,7 @@ func parseDuration(s string) (float64, error) {
 		days, s = float64(n), rest
 	}
 	parts := strings.Split(s, ":")
-	if len(parts) > 4 || len(parts) == 4 && days > 0 {
+	if len(parts) > 4 || len(parts) == 4 && hasDays {
 		return 0, errDuration
 	}
 	total := 0.0
@@ -113,8 +114,10 @@ func parseDuration(s string) (float64, error) {
 			total = total * 24 / 60
 		}
 	}
-	if days > 0 {
-		// "D-HH", "D-HH:MM" and "D-HH:MM:SS": the first part is hours.
+	if hasDays {
+		// "D-HH", "D-HH:MM" and "D-HH:MM:SS": the first part is hours,
+		// with 0 days too ("0-05:00", Slurm's --time for 5 hours, was
+		// 5 minutes, "0-05" 5 seconds).
 		total *= math.Pow(60, float64(3-len(parts)))
 		total += days * 86400
 	}

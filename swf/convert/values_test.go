@@ -28,6 +28,21 @@ func TestParseDuration(t *testing.T) {
 	}
 }
 
+// A duration of 0 days ("0-05:00", as sbatch --time and a table exported
+// from it write 5 hours) is read as one of more days: the part after the
+// '-' begins with hours. "0-05:00" was 5 minutes, "0-05" 5 seconds, and
+// "0-1:2:3:4" (days twice) was read.
+func TestParseDurationZeroDays(t *testing.T) {
+	for in, want := range map[string]float64{"0-05:00": 18000, "0-05": 18000, "0-00:00:30": 30, "000-01:00:00": 3600} {
+		if got, err := parseDuration(in); err != nil || got != want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if v, err := parseDuration("0-1:2:3:4"); err == nil {
+		t.Errorf("parseDuration(%q) = %v, want an error", "0-1:2:3:4", v)
+	}
+}
+
 func TestParseSize(t *testing.T) {
 	for _, c := range []struct {
 		in   string
