@@ -361,3 +361,37 @@ func TestServiceQueryRefused(t *testing.T) {
 		}
 	}
 }
+
+// -listen on an address that is not loopback's says on stderr that the
+// service is open to the network (it said nothing: the in-process
+// service has no token, its reads are anyone's); on loopback it says
+// nothing. (The service without tokens takes writes from loopback only:
+// karnak's TestClosedByDefault.)
+func TestListenOpenWarned(t *testing.T) {
+	for _, c := range []struct {
+		ip   net.IP
+		open bool
+	}{
+		{net.IPv4zero, true}, {net.IPv6unspecified, true}, {net.IPv4(192, 0, 2, 1), true},
+		{net.IPv4(127, 0, 0, 1), false}, {net.IPv6loopback, false},
+	} {
+		w := openWarning(&net.TCPAddr{IP: c.ip, Port: 8080})
+		if got := strings.Contains(w, "open to the network"); got != c.open {
+			t.Errorf("%s: warning %q, want open %v", c.ip, w, c.open)
+		}
+	}
+	svc, c := listenFixture(t)
+	o, err := parse([]string{"-listen", "127.0.0.1:0"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out lockedBuffer
+	stop, _, err := serve(o.listen, o.conns, svc, c, log.New(&out, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if s := out.String(); !strings.Contains(s, "serving the service") || strings.Contains(s, "warning") {
+		t.Errorf("loopback: %q", s)
+	}
+}

@@ -260,7 +260,23 @@ func serve(addr string, conns *connlimit.Flags, svc *karnak.Service, c *slurmfee
 	}
 	stop := serveOn(ln, conns, svc, c, logger)
 	logger.Printf("serving the service and /slurmfeed/report.json at http://%s", ln.Addr())
+	if w := openWarning(ln.Addr()); w != "" {
+		logger.Print(w)
+	}
 	return stop, ln.Addr(), nil
+}
+
+// openWarning is the line said when -listen's address is not loopback's
+// (0.0.0.0, [::], a host's own address): the in-process service has no
+// token, so its pages, its forecasts and the collector's report are open
+// to whoever reaches the address; its writes stay loopback's alone (the
+// service without tokens refuses them from any other client, 403). A
+// -listen 0.0.0.0 said nothing of it. "" on loopback.
+func openWarning(addr net.Addr) string {
+	if a, ok := addr.(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		return ""
+	}
+	return "warning: -listen " + addr.String() + " is not a loopback address: the service's pages and forecasts and /slurmfeed/report.json are open to the network, without a token (writes are taken from loopback only); keep -listen on 127.0.0.1, or use examples/qserve, which has tokens, and -service"
 }
 
 // serveOn is serve on a listener.
