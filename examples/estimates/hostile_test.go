@@ -183,10 +183,11 @@ func TestMachineSizeBounds(t *testing.T) {
 // Bad values of the assignment's flags are usage errors, found before
 // the trace is read: -model foo and -share 200 exited 1 after reading
 // it, -emax -5 read as no -emax ("the log has no estimates"), -share NaN
-// as the log's share (exit 0).
+// as the log's share (exit 0), -out "" failed once the estimates were
+// made ("open : no such file or directory", exit 1).
 func TestAssignFlagsChecked(t *testing.T) {
 	for _, args := range [][]string{
-		{"-model", "foo"}, {"-share", "200"}, {"-share", "NaN"}, {"-share", "-2"},
+		{"-model", "foo"}, {"-share", "200"}, {"-share", "NaN"}, {"-share", "-2"}, {"-out", ""},
 		{"-emax", "-5"}, {"-emax", "0"}, {"-emax", "soon"}, {"-f", "-1", "-model", "f"}, {"-phi", "NaN", "-model", "phi"},
 	} {
 		var out, errs bytes.Buffer

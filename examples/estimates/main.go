@@ -206,6 +206,10 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		// The simulators' bound (sched.Config: 2^40 processors); a
 		// negative size would call every job larger than the machine.
 		return cli.Usagef("-procs %d: want 0 (the header's) or a size of 1 to 2^40 processors", o.procs)
+	case o.out == "":
+		// (It was "open : no such file or directory", exit 1, once the
+		// estimates were made.)
+		return cli.Usagef("-out \"\": want a file, or - for standard output")
 	case *asJSON && o.out == "-":
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
 	}

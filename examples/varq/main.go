@@ -32,6 +32,7 @@ import (
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sanitize"
 )
 
 func main() { cli.Main(run) }
@@ -83,8 +84,10 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	if *machine < 0 || *machine > cli.MaxSize {
 		return cli.Usagef("-machine %d: want 0 (the header's size) or a size of 1 to 2^40 processors", *machine)
 	}
-	if *every < 0 {
-		return cli.Usagef("-every %d: want 0 (only at the planned submission) or more seconds", *every)
+	if *every < 0 || *every > sanitize.MaxTime {
+		// (Above 2^40 s it was exit 1 after the traces were read, in
+		// varq's words: "Step or Every above 2^40 s".)
+		return cli.Usagef("-every %d: want 0 (only at the planned submission) or 1 to 2^40 seconds", *every)
 	}
 	switch opt.crowd = *crowd; opt.crowd {
 	case "off", "queued", "planned", "accepted": // agent.Config.Crowd
