@@ -475,3 +475,22 @@ func TestDuplicateIDsCounted(t *testing.T) {
 		t.Errorf("written trace has %d lines of job 1, want the 3 read:\n%s", n, b)
 	}
 }
+
+// An -out in a directory that is not there, or that is a directory, is
+// refused before the trace is read: it was found once the estimates
+// were made, after the trace's summary line ("open …: no such file or
+// directory").
+func TestOutPathCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "log.swf")
+	if err := os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 0 100 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(dir, "missing", "e.swf"), dir} {
+		var stdout, stderr bytes.Buffer
+		err := command(t.Context(), []string{"-trace", trace, "-emax", "18h", "-out", out}, &stdout, &stderr)
+		if err == nil || stderr.Len() != 0 || !strings.Contains(err.Error(), "-out "+out+": ") {
+			t.Errorf("-out %s: %v, stderr %q; want an error naming -out before the trace is read", out, err, stderr.String())
+		}
+	}
+}

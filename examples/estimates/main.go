@@ -217,6 +217,9 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		if err := cli.NotInput("-out", o.out, o.trace); err != nil {
 			return err
 		}
+		if err := cli.OutputFile("-out", o.out); err != nil {
+			return err // (found once the estimates were made)
+		}
 	}
 	if o.eMax != "" {
 		// Checked before the trace is read: -emax -5 was taken for no

@@ -395,3 +395,30 @@ func TestListenOpenWarned(t *testing.T) {
 		t.Errorf("loopback: %q", s)
 	}
 }
+
+// A -readme that is missing, a directory or without the generated
+// section's markers fails before the feed starts: it failed once the
+// run was over (a live run of -duration 3h, here 5 s), and the report,
+// printed after it, was lost.
+func TestReadmeCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.md")
+	if err := os.WriteFile(plain, []byte("# no markers\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "missing", "README.md"), "no such file"},
+		{dir, "is a directory"},
+		{plain, "no generated section"},
+	} {
+		var out, errb bytes.Buffer
+		t0 := time.Now()
+		err := run(context.Background(), []string{"-duration", "5s", "-poll", "1s", "-readme", c.path}, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "-readme") {
+			t.Errorf("%s: %v, want an error naming -readme and %q", c.path, err, c.want)
+		}
+		if d := time.Since(t0); d > 3*time.Second {
+			t.Errorf("%s: refused after %v, the run's -duration: want at once", c.path, d.Round(time.Millisecond))
+		}
+	}
+}

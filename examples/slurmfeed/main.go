@@ -160,6 +160,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.readme != "" {
+		if _, _, _, err := readReadme(o.readme); err != nil {
+			return err
+		}
+	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	o.cfg.Logf = logger.Printf
 	if o.duration > 0 {
@@ -227,17 +232,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := c.Report()
-	if o.readme != "" {
-		if err := writeReadme(o.readme, &r, o.cfg); err != nil {
-			return err
-		}
-	}
+	// The report first: a -readme that fails now (changed since the
+	// check above) loses no figure.
 	if o.jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(toJSON(&r))
+		err = enc.Encode(toJSON(&r))
+	} else {
+		_, err = io.WriteString(stdout, summary(&r))
 	}
-	_, err = io.WriteString(stdout, summary(&r))
+	if err == nil && o.readme != "" {
+		err = writeReadme(o.readme, &r, o.cfg)
+	}
 	return err
 }
 
