@@ -395,3 +395,19 @@ func TestScoreOneInstantDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// A -q and -c whose minimum history is beyond any queue's (q = 1−2^−53)
+// is a usage error naming both flags: it was exit 1 in the library's
+// words ("qbets: q = 0.9999999999999999, C = 0.95
+// need a history above 4194304 jobs"), naming no flag.
+func TestLevelBeyondAnyHistory(t *testing.T) {
+	for _, args := range [][]string{
+		{"-q", "0.9999999999999999", "no-such.swf"},
+		{"-c", "0.9999999999999999", "-q", "0.9999999", "no-such.swf"},
+	} {
+		var out, errs strings.Builder
+		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-q ") || !strings.Contains(errs.String(), "-c ") || !strings.Contains(errs.String(), "need a history above") {
+			t.Errorf("%q: exit %d, %q; want 2 naming -q and -c", args, code, errs.String())
+		}
+	}
+}

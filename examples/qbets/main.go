@@ -99,6 +99,12 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if !(o.c > 0 && o.c < 1) {
 		return o, cli.Usagef("-c %v: must be in (0, 1)", o.c)
 	}
+	if err := (qbets.Config{Quantile: o.q, Confidence: o.c}).Validate(); err != nil {
+		// A pair whose minimum history no queue reaches (-q
+		// 0.9999999999999999): it was exit 1, in the library's words,
+		// naming no flag.
+		return o, cli.Usagef("-q %v -c %v: %s", o.q, o.c, strings.TrimPrefix(err.Error(), "qbets: "))
+	}
 	if o.minJobs < 0 {
 		return o, cli.Usagef("-min %d: must be ≥ 0", o.minJobs)
 	}
