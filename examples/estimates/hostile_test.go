@@ -184,10 +184,13 @@ func TestMachineSizeBounds(t *testing.T) {
 // the trace is read: -model foo and -share 200 exited 1 after reading
 // it, -emax -5 read as no -emax ("the log has no estimates"), -share NaN
 // as the log's share (exit 0), -out "" failed once the estimates were
-// made ("open : no such file or directory", exit 1).
+// made ("open : no such file or directory", exit 1), and a -bin of no
+// time or percent, or a time given twice, failed once the trace was read,
+// in estmodel's words ("user bin 1: time 900 given twice", exit 1).
 func TestAssignFlagsChecked(t *testing.T) {
 	for _, args := range [][]string{
 		{"-model", "foo"}, {"-share", "200"}, {"-share", "NaN"}, {"-share", "-2"}, {"-out", ""},
+		{"-bin", "0:10"}, {"-bin", "15m:NaN"}, {"-bin", "15m:0"}, {"-bin", "15m:200"}, {"-bin", "15m:10", "-bin", "900:5"},
 		{"-emax", "-5"}, {"-emax", "0"}, {"-emax", "soon"}, {"-f", "-1", "-model", "f"}, {"-phi", "NaN", "-model", "phi"},
 	} {
 		var out, errs bytes.Buffer

@@ -65,6 +65,21 @@ func (b *binList) Set(s string) error {
 	if err != nil {
 		return err
 	}
+	// Checked here, a usage error naming -bin: each was exit 1 once the
+	// trace was read, in estmodel's words ("user bin 0: time 0 outside
+	// (0, E_max=64800]"; "user bin 1: time 900 given twice"). What
+	// depends on E_max (a time above it) is still estmodel's to say.
+	switch {
+	case d <= 0 || d > sanitize.MaxTime:
+		return fmt.Errorf("time %d s: want 1 s to 2^40 s", d)
+	case !(pct > 0 && pct <= 100):
+		return fmt.Errorf("percent %v: want more than 0, at most 100", pct)
+	}
+	for _, o := range *b {
+		if o.Time == d {
+			return fmt.Errorf("time %d s given twice (%v%% and %v%%)", d, o.Percent, pct)
+		}
+	}
 	*b = append(*b, estmodel.UserBin{Time: d, Percent: pct})
 	return nil
 }

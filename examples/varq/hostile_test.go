@@ -103,3 +103,16 @@ func TestHugeMachineSizeNamesLog(t *testing.T) {
 		t.Errorf("error %v; want one naming log.swf and the size", err)
 	}
 }
+
+// A value given twice in -fractions or -targets (0.5 and 0.50 alike) is
+// a usage error naming both: each of its cells was simulated twice and
+// printed twice (exit 0).
+func TestListValueTwice(t *testing.T) {
+	for _, args := range [][]string{{"-targets", "0.5,0.50"}, {"-fractions", "0.1,0.2,0.1"}} {
+		var out, errs bytes.Buffer
+		code := run(t.Context(), append([]string{"-trace", "no-such.swf"}, args...), strings.NewReader(""), &out, &errs)
+		if code != 2 || !strings.Contains(errs.String(), args[0]+": ") || !strings.Contains(errs.String(), "twice") {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, errs.String(), args[0])
+		}
+	}
+}

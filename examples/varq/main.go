@@ -159,14 +159,20 @@ func tracePaths(flagValue string) ([]string, error) {
 	return paths, nil
 }
 
-// parseList reads a comma-separated list of numbers in (0, 1].
+// parseList reads a comma-separated list of numbers in (0, 1], each
+// once.
 func parseList(name, v string) ([]float64, error) {
 	var xs []float64
+	at := map[float64]string{} // each value once: one given twice made its cells twice
 	for _, f := range strings.Split(v, ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || !(x > 0 && x <= 1) {
 			return nil, fmt.Errorf("-%s: %q is not a number in (0, 1]", name, f)
 		}
+		if g, ok := at[x]; ok {
+			return nil, fmt.Errorf("-%s: %q is %q again: each of its cells would be simulated and printed twice", name, f, g)
+		}
+		at[x] = f
 		xs = append(xs, x)
 	}
 	return xs, nil
