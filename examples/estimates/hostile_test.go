@@ -497,3 +497,19 @@ func TestOutPathCheckedFirst(t *testing.T) {
 		}
 	}
 }
+
+// A validation flag outside the validation is a usage error naming it:
+// each was dropped without a word (exit 0). -fit takes -seeds alone.
+func TestValidationFlagsNeedValidate(t *testing.T) {
+	for _, args := range [][]string{
+		{"-logs", "ctc", "-trace", "kth"}, {"-plot", t.TempDir(), "-trace", "kth"}, {"-seeds", "5", "-trace", "kth"},
+		{"-fseeds", "5", "-trace", "kth"}, {"-legal", "-trace", "kth"}, {"-noextra", "-trace", "kth"},
+		{"-workers", "1", "-trace", "kth"}, {"-workers", "1", "-fit"}, {"-logs", "ctc", "-fit"},
+	} {
+		var out, errs bytes.Buffer
+		err := command(t.Context(), args, &out, &errs)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), args[0]+" applies to -validate") {
+			t.Errorf("%q: %v, want a usage error naming %s", args, err, args[0])
+		}
+	}
+}

@@ -32,6 +32,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -162,6 +163,27 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	err = cli.ParseTrace(fs, args, usage, stdout, &o.trace, "")
 	if err != nil {
 		return err
+	}
+	// A validation flag outside the validation was dropped without a
+	// word (exit 0): -fit uses -seeds alone, the assignment none.
+	var unused string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "fseeds", "legal", "logs", "noextra", "plot", "workers":
+			if !o.validate && unused == "" {
+				unused = f.Name
+			}
+		case "seeds":
+			if !o.validate && !o.fit && unused == "" {
+				unused = f.Name
+			}
+		}
+	})
+	if unused != "" {
+		if unused == "seeds" {
+			return cli.Usagef("-seeds applies to -validate and -fit: give it with one of them (or leave it out)")
+		}
+		return cli.Usagef("-%s applies to -validate: give it with -validate (or leave it out)", unused)
 	}
 	// The validation's counts are bounded: a negative -seeds or -fseeds
 	// panicked (makeslice), and each is a slice of results and a worker a

@@ -298,6 +298,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !(*speed > 0) || math.IsInf(*speed, 1) {
 		return cli.Usagef("speed: %v, want trace seconds per wall-clock second > 0", *speed)
 	}
+	speedSet := false
+	fs.Visit(func(f *flag.Flag) { speedSet = speedSet || f.Name == "speed" })
+	if speedSet && len(replays) == 0 {
+		// (dropped without a word: no trace to replay at it)
+		return cli.Usagef("-speed applies to -replay: give it with -replay name=path")
+	}
 	// A timeout of 0 is none in net/http: -header-timeout 0
 	// -read-timeout 0 let a slow client hold a connection for ever.
 	for _, d := range []struct {

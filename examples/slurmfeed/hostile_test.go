@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/errlog"
 	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
@@ -420,5 +422,31 @@ func TestReadmeCheckedFirst(t *testing.T) {
 		if d := time.Since(t0); d > 3*time.Second {
 			t.Errorf("%s: refused after %v, the run's -duration: want at once", c.path, d.Round(time.Millisecond))
 		}
+	}
+}
+
+// -token without -service, and -max-conns or -client-conns without
+// -listen, are usage errors: each was dropped without a word (the
+// in-process service takes no token; without -listen there is no server
+// to bound). $SLURMFEED_TOKEN, -token's default, is not refused so.
+func TestFlagsWithoutEffectRefused(t *testing.T) {
+	const rec = "testdata/live.jsonl.gz"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-token", "sA-0123456789abcdef", "-replay", rec}, "-token"},
+		{[]string{"-token", "sA-0123456789abcdef", "-listen", "127.0.0.1:0"}, "-token"},
+		{[]string{"-client-conns", "5", "-replay", rec}, "-client-conns"},
+		{[]string{"-max-conns", "5"}, "-max-conns"},
+	} {
+		_, err := parse(c.args, io.Discard)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want a usage error naming %s", c.args, err, c.want)
+		}
+	}
+	t.Setenv("SLURMFEED_TOKEN", "sA-0123456789abcdef")
+	if _, err := parse([]string{"-replay", rec}, io.Discard); err != nil {
+		t.Errorf("-replay with $SLURMFEED_TOKEN set: %v", err)
 	}
 }

@@ -102,10 +102,16 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	if err != nil {
 		return nil, err
 	}
-	var zero string // a flag given 0 that the collector takes as its default
+	var zero string     // a flag given 0 that the collector takes as its default
+	var connFlag string // -max-conns or -client-conns, which bound -listen's server alone
+	tokenSet := false
 	fs.Visit(func(f *flag.Flag) {
 		o.barSet = o.barSet || f.Name == "progress"
 		switch f.Name {
+		case "max-conns", "client-conns":
+			connFlag = f.Name
+		case "token":
+			tokenSet = true // (not $SLURMFEED_TOKEN, which may be set for other runs)
 		case "quantile", "confidence", "keep":
 			// The Config's zero value is the default: -quantile 0 ran
 			// at 50, -keep 0 kept ended jobs an hour, without a word.
@@ -122,6 +128,13 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		return nil, cli.Usagef("-duration %v: want > 0, or leave it out to run until interrupted", o.duration)
 	case len(pos) > 0:
 		return nil, cli.UsageError{Msg: "no arguments expected, got " + strings.Join(pos, " ")}
+	case tokenSet && o.service == "":
+		// (-token with the in-process service was dropped without a
+		// word: that service takes no token.)
+		return nil, cli.UsageError{Msg: "-token is the remote service's (-service): the in-process service takes none"}
+	case connFlag != "" && o.listen == "":
+		// (dropped without a word: there was no server to bound)
+		return nil, cli.Usagef("-%s bounds -listen's server: give it with -listen", connFlag)
 	case o.service != "" && (o.listen != "" || o.replay != ""):
 		return nil, cli.UsageError{Msg: "-service feeds a remote service: -listen and -replay use one in this process"}
 	case o.service != "" && checkService(o.service, o.token) != nil:
