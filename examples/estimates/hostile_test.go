@@ -183,10 +183,14 @@ func TestMachineSizeBounds(t *testing.T) {
 // Bad values of the assignment's flags are usage errors, found before
 // the trace is read: -model foo and -share 200 exited 1 after reading
 // it, -emax -5 read as no -emax ("the log has no estimates"), -share NaN
-// as the log's share (exit 0).
+// as the log's share (exit 0), -out "" failed once the estimates were
+// made ("open : no such file or directory", exit 1), and a -bin of no
+// time or percent, or a time given twice, failed once the trace was read,
+// in estmodel's words ("user bin 1: time 900 given twice", exit 1).
 func TestAssignFlagsChecked(t *testing.T) {
 	for _, args := range [][]string{
-		{"-model", "foo"}, {"-share", "200"}, {"-share", "NaN"}, {"-share", "-2"},
+		{"-model", "foo"}, {"-share", "200"}, {"-share", "NaN"}, {"-share", "-2"}, {"-out", ""},
+		{"-bin", "0:10"}, {"-bin", "15m:NaN"}, {"-bin", "15m:0"}, {"-bin", "15m:200"}, {"-bin", "15m:10", "-bin", "900:5"},
 		{"-emax", "-5"}, {"-emax", "0"}, {"-emax", "soon"}, {"-f", "-1", "-model", "f"}, {"-phi", "NaN", "-model", "phi"},
 	} {
 		var out, errs bytes.Buffer
@@ -472,5 +476,40 @@ func TestDuplicateIDsCounted(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "\n1 "); n != 3 {
 		t.Errorf("written trace has %d lines of job 1, want the 3 read:\n%s", n, b)
+	}
+}
+
+// An -out in a directory that is not there, or that is a directory, is
+// refused before the trace is read: it was found once the estimates
+// were made, after the trace's summary line ("open …: no such file or
+// directory").
+func TestOutPathCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "log.swf")
+	if err := os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 0 100 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(dir, "missing", "e.swf"), dir} {
+		var stdout, stderr bytes.Buffer
+		err := command(t.Context(), []string{"-trace", trace, "-emax", "18h", "-out", out}, &stdout, &stderr)
+		if err == nil || stderr.Len() != 0 || !strings.Contains(err.Error(), "-out "+out+": ") {
+			t.Errorf("-out %s: %v, stderr %q; want an error naming -out before the trace is read", out, err, stderr.String())
+		}
+	}
+}
+
+// A validation flag outside the validation is a usage error naming it:
+// each was dropped without a word (exit 0). -fit takes -seeds alone.
+func TestValidationFlagsNeedValidate(t *testing.T) {
+	for _, args := range [][]string{
+		{"-logs", "ctc", "-trace", "kth"}, {"-plot", t.TempDir(), "-trace", "kth"}, {"-seeds", "5", "-trace", "kth"},
+		{"-fseeds", "5", "-trace", "kth"}, {"-legal", "-trace", "kth"}, {"-noextra", "-trace", "kth"},
+		{"-workers", "1", "-trace", "kth"}, {"-workers", "1", "-fit"}, {"-logs", "ctc", "-fit"},
+	} {
+		var out, errs bytes.Buffer
+		err := command(t.Context(), args, &out, &errs)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), args[0]+" applies to -validate") {
+			t.Errorf("%q: %v, want a usage error naming %s", args, err, args[0])
+		}
 	}
 }

@@ -32,6 +32,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -64,6 +65,21 @@ func (b *binList) Set(s string) error {
 	pct, err := strconv.ParseFloat(p, 64)
 	if err != nil {
 		return err
+	}
+	// Checked here, a usage error naming -bin: each was exit 1 once the
+	// trace was read, in estmodel's words ("user bin 0: time 0 outside
+	// (0, E_max=64800]"; "user bin 1: time 900 given twice"). What
+	// depends on E_max (a time above it) is still estmodel's to say.
+	switch {
+	case d <= 0 || d > sanitize.MaxTime:
+		return fmt.Errorf("time %d s: want 1 s to 2^40 s", d)
+	case !(pct > 0 && pct <= 100):
+		return fmt.Errorf("percent %v: want more than 0, at most 100", pct)
+	}
+	for _, o := range *b {
+		if o.Time == d {
+			return fmt.Errorf("time %d s given twice (%v%% and %v%%)", d, o.Percent, pct)
+		}
 	}
 	*b = append(*b, estmodel.UserBin{Time: d, Percent: pct})
 	return nil
@@ -148,6 +164,27 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
+	// A validation flag outside the validation was dropped without a
+	// word (exit 0): -fit uses -seeds alone, the assignment none.
+	var unused string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "fseeds", "legal", "logs", "noextra", "plot", "workers":
+			if !o.validate && unused == "" {
+				unused = f.Name
+			}
+		case "seeds":
+			if !o.validate && !o.fit && unused == "" {
+				unused = f.Name
+			}
+		}
+	})
+	if unused != "" {
+		if unused == "seeds" {
+			return cli.Usagef("-seeds applies to -validate and -fit: give it with one of them (or leave it out)")
+		}
+		return cli.Usagef("-%s applies to -validate: give it with -validate (or leave it out)", unused)
+	}
 	// The validation's counts are bounded: a negative -seeds or -fseeds
 	// panicked (makeslice), and each is a slice of results and a worker a
 	// copy of the log, made before the first run.
@@ -206,12 +243,19 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		// The simulators' bound (sched.Config: 2^40 processors); a
 		// negative size would call every job larger than the machine.
 		return cli.Usagef("-procs %d: want 0 (the header's) or a size of 1 to 2^40 processors", o.procs)
+	case o.out == "":
+		// (It was "open : no such file or directory", exit 1, once the
+		// estimates were made.)
+		return cli.Usagef("-out \"\": want a file, or - for standard output")
 	case *asJSON && o.out == "-":
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
 	}
 	if o.out != "-" {
 		if err := cli.NotInput("-out", o.out, o.trace); err != nil {
 			return err
+		}
+		if err := cli.OutputFile("-out", o.out); err != nil {
+			return err // (found once the estimates were made)
 		}
 	}
 	if o.eMax != "" {

@@ -19,3 +19,14 @@ func TestDetectorFlagNamed(t *testing.T) {
 		}
 	}
 }
+
+// Without -plot, -plot-logs (dropped without a word) and -exp none (ran
+// nothing, printed nothing, exit 0) are usage errors naming the flag.
+func TestPlotOnlyFlagsNeedPlot(t *testing.T) {
+	for _, args := range [][]string{{"-plot-logs", "KTH"}, {"-plot-logs", "KTH", "-exp", "inject"}, {"-exp", "none"}} {
+		r := clitest.Exec(run, "", append(args, "-traces", t.TempDir())...)
+		if r.Code != 2 || !strings.Contains(r.Stderr, args[0]) || !strings.Contains(r.Stderr, "-plot DIR") || r.Stdout != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want 2 naming %s", args, r.Code, r.Stderr, r.Stdout, args[0])
+		}
+	}
+}

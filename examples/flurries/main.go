@@ -22,6 +22,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -109,6 +110,18 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *exp != "all" && *exp != "none" && !slices.Contains(experimentNames, *exp) {
 		return cli.Usagef("unknown experiment %q (want all, none, %s)", *exp, strings.Join(experimentNames, ", "))
+	}
+	// Without -plot, -plot-logs was dropped without a word, and -exp
+	// none ran nothing and printed nothing (exit 0).
+	if plot.dir == "" {
+		logsSet := false
+		fs.Visit(func(f *flag.Flag) { logsSet = logsSet || f.Name == "plot-logs" })
+		switch {
+		case logsSet:
+			return cli.Usagef("-plot-logs applies to -plot's figures: give it with -plot DIR")
+		case *exp == "none":
+			return cli.Usagef("-exp none without -plot DIR runs nothing")
+		}
 	}
 	if *dir == "" {
 		if *dir, err = tracetest.Dir(); err != nil {

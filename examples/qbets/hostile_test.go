@@ -395,3 +395,41 @@ func TestScoreOneInstantDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// A -q and -c whose minimum history is beyond any queue's (q = 1−2^−53)
+// is a usage error naming both flags: it was exit 1 in the library's
+// words ("qbets: q = 0.9999999999999999, C = 0.95
+// need a history above 4194304 jobs"), naming no flag.
+func TestLevelBeyondAnyHistory(t *testing.T) {
+	for _, args := range [][]string{
+		{"-q", "0.9999999999999999", "no-such.swf"},
+		{"-c", "0.9999999999999999", "-q", "0.9999999", "no-such.swf"},
+	} {
+		var out, errs strings.Builder
+		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-q ") || !strings.Contains(errs.String(), "-c ") || !strings.Contains(errs.String(), "need a history above") {
+			t.Errorf("%q: exit %d, %q; want 2 naming -q and -c", args, code, errs.String())
+		}
+	}
+}
+
+// A flag of the other mode is a usage error naming it: each was dropped
+// without a word (exit 0). -q and -c score logs; -min, -cluster,
+// -tables, -plot-queues and -plot-days are the tables' and the
+// figure's, the last two -plot's; -tables=false without -plot printed
+// nothing.
+func TestFlagsOfOtherModeRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"-min", "5", "some.swf"}, {"-cluster", "two-level", "some.swf"}, {"-tables=false", "some.swf"},
+		{"-plot-days", "5", "some.swf"}, {"-plot-queues", "KTH/1", "-trace", "some.swf"},
+		{"-q", "0.9", "-traces", dir}, {"-c", "0.9"},
+		{"-plot-queues", "KTH/1", "-traces", dir}, {"-plot-days", "5"},
+		{"-tables=false"},
+	} {
+		var out, errs strings.Builder
+		flagName, _, _ := strings.Cut(args[0], "=")
+		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), flagName) {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, errs.String(), flagName)
+		}
+	}
+}

@@ -21,6 +21,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -99,6 +100,12 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if !(o.c > 0 && o.c < 1) {
 		return o, cli.Usagef("-c %v: must be in (0, 1)", o.c)
 	}
+	if err := (qbets.Config{Quantile: o.q, Confidence: o.c}).Validate(); err != nil {
+		// A pair whose minimum history no queue reaches (-q
+		// 0.9999999999999999): it was exit 1, in the library's words,
+		// naming no flag.
+		return o, cli.Usagef("-q %v -c %v: %s", o.q, o.c, strings.TrimPrefix(err.Error(), "qbets: "))
+	}
 	if o.minJobs < 0 {
 		return o, cli.Usagef("-min %d: must be ≥ 0", o.minJobs)
 	}
@@ -113,6 +120,25 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.lenient && len(o.files) == 0 {
 		// The tables reproduce the thesis over its logs, read strictly.
 		return o, cli.Usagef("-lenient applies to the logs scored: give it with logs (the tables read -traces' logs strictly)")
+	}
+	// A flag of the other mode was dropped without a word (exit 0): -q
+	// and -c score logs, -min, -cluster, -tables and the figure's
+	// -plot-queues and -plot-days are the tables', the latter two
+	// -plot's.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, f := range []string{"q", "c", "min", "cluster", "tables", "plot-queues", "plot-days"} {
+		switch scoring := len(o.files) > 0; {
+		case !set[f]:
+		case (f == "q" || f == "c") && !scoring:
+			return o, cli.Usagef("-%s applies to the logs scored: give it with logs (the tables are the thesis's, at its own levels)", f)
+		case f != "q" && f != "c" && scoring:
+			return o, cli.Usagef("-%s applies to the tables and the figure of -traces' logs: give it without logs to score", f)
+		case (f == "plot-queues" || f == "plot-days") && o.plot.dir == "":
+			return o, cli.Usagef("-%s applies to -plot's figure: give it with -plot DIR", f)
+		case f == "tables" && !o.plot.tables && o.plot.dir == "":
+			return o, cli.Usagef("-tables=false without -plot DIR prints nothing")
+		}
 	}
 	if o.plot.dir != "" && len(o.files) > 0 {
 		// Figure 4.1 is drawn over -traces' logs, never over the logs

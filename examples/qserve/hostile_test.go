@@ -387,7 +387,10 @@ func TestClientNamesEscaped(t *testing.T) {
 
 // A timeout of 0 is none in net/http (-header-timeout 0 -read-timeout 0:
 // a slow client held a connection for ever), -history near the int limit
-// wrapped QBETS's trim point, -now -5 fixed the clock before 1970, and a
+// wrapped QBETS's trim point, -now -5 fixed the clock before 1970, -now
+// 2^63−1 wrapped the clock plus -max-skew (every event "ahead" of it),
+// -grace -1s cut off the requests in flight at once, -speed without
+// -replay was dropped without a word, and a
 // system replayed twice failed at start ("job 1 is already known"): each
 // is a usage error, found before the service listens.
 func TestServeFlagsBounded(t *testing.T) {
@@ -396,6 +399,7 @@ func TestServeFlagsBounded(t *testing.T) {
 	for _, args := range [][]string{
 		{"-header-timeout", "0"}, {"-read-timeout", "0"}, {"-write-timeout", "-1s"}, {"-idle-timeout", "0"},
 		{"-history", "9223372036854775807"}, {"-now", "-5"},
+		{"-now", "9223372036854775807"}, {"-now", "1099511627777"}, {"-grace", "-1s"}, {"-speed", "10"},
 		{"-replay", "a=" + trace, "-replay", "a=" + trace},
 	} {
 		var out, errb strings.Builder

@@ -298,6 +298,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !(*speed > 0) || math.IsInf(*speed, 1) {
 		return cli.Usagef("speed: %v, want trace seconds per wall-clock second > 0", *speed)
 	}
+	speedSet := false
+	fs.Visit(func(f *flag.Flag) { speedSet = speedSet || f.Name == "speed" })
+	if speedSet && len(replays) == 0 {
+		// (dropped without a word: no trace to replay at it)
+		return cli.Usagef("-speed applies to -replay: give it with -replay name=path")
+	}
 	// A timeout of 0 is none in net/http: -header-timeout 0
 	// -read-timeout 0 let a slow client hold a connection for ever.
 	for _, d := range []struct {
@@ -323,8 +329,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		msg := strings.NewReplacer("MaxSystems", "-max-systems", "MaxQueues", "-max-queues", "MaxLiveJobs", "-max-live-jobs").Replace(settingError(err))
 		return cli.UsageError{Msg: "serve: " + msg}
 	}
-	if *fixed < 0 {
-		return cli.Usagef("now: %d, want Unix seconds ≥ 0 (0 = the wall clock)", *fixed)
+	if *fixed < 0 || *fixed > maxNow {
+		// (-now 2^63−1 was taken: the service's clock plus -max-skew
+		// wrapped, and every event was "-2562047788015215:13:27 ahead".)
+		return cli.Usagef("now: %d, want Unix seconds in 0–%d, the service's bound on an event's time (0 = the wall clock)", *fixed, maxNow)
+	}
+	if *grace < 0 {
+		// (-grace -1s was taken as 0: the requests in flight cut off at
+		// once, without a word.)
+		return cli.Usagef("grace: %v, want ≥ 0 (0: the requests in flight are cut off at once)", *grace)
 	}
 	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
 	if *skew <= 0 {
@@ -568,6 +581,16 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	if err := checkOperands(cmd, a, conf, quant); err != nil {
 		return err
 	}
+	// The page's bounds, as the service takes them: -limit 0 listed
+	// nothing ("none of the 3 systems on this page", and [] under
+	// -json, exit 0); -limit -1, 1001 and -offset -1 were the service's
+	// 400 naming its query, not the flag.
+	if limit != nil && (*limit < 1 || *limit > maxPage) {
+		return cli.Usagef("-limit %d: want 1 to %d, the most the service lists on a page", *limit, maxPage)
+	}
+	if offset != nil && *offset < 0 {
+		return cli.Usagef("-offset %d: want ≥ 0 (0: the first waiting job)", *offset)
+	}
 	// Names go into the URL's path as one segment each: "a/../b" or
 	// "1?x=y" asked for another resource than the one named.
 	if !strings.HasPrefix(cmd, "kwould") { // (those send a text body)
@@ -641,8 +664,8 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		if _, err = io.Copy(stdout, resp.Body); err != nil {
 			return err
 		}
-		if cmd == "ksystems" && (ext == "json" || ext == "xml") {
-			pagesHint(stderr, resp.Header)
+		if (cmd == "ksystems" || cmd == "kjobs") && (ext == "json" || ext == "xml") {
+			pagesHint(stderr, cmd, resp.Header)
 		}
 		return nil
 	}
@@ -671,7 +694,15 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 // 30 s timeout (476 MiB on loopback: TestWouldAnswerBounded).
 const maxWouldAnswer = 16 << 20
 
-// pagesHint tells a script reading ksystems' JSON or XML (the service's
+// maxNow is -now's bound: karnak's on an event's time (2^40 s, Unix
+// seconds in the year 36812).
+const maxNow = 1 << 40
+
+// maxPage is -limit's bound: the service's on a page of systems or of
+// waiting jobs.
+const maxPage = 1000
+
+// pagesHint tells a script reading ksystems' or kjobs' JSON or XML (the service's
 // representation, printed as it is: a script that reads its array keeps
 // working) where the other pages are, as the text's last line does: on
 // stderr, when the list has more than the page, one line with the
@@ -681,12 +712,12 @@ const maxWouldAnswer = 16 << 20
 //	ksystems: total 5000; next: -after sys0999 -limit 1000
 //
 // Nothing is printed for a page that holds the whole list.
-func pagesHint(stderr io.Writer, h http.Header) {
+func pagesHint(stderr io.Writer, cmd string, h http.Header) {
 	total := h.Get("X-Total-Count")
 	if total == "" {
 		return
 	}
-	line := "ksystems: total " + total
+	line := cmd + ": total " + total
 	for _, p := range []struct{ word, rel string }{{"next", "next"}, {"previous", "prev"}} {
 		for _, l := range strings.Split(h.Get("Link"), ",") {
 			u, r, _ := strings.Cut(strings.TrimSpace(l), ";")

@@ -28,18 +28,41 @@ func readTokens(path string) ([]karnak.Token, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A directory was refused for its mode ("lets other users read it;
+	// chmod 600"), and a FIFO or a device of mode 0600 was read until it
+	// ended, if ever (a file is read whole): neither is a tokens file.
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("tokens file %s: not a regular file (%v)", path, fi.Mode().Type())
+	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("tokens file %s: mode %v lets other users read it; chmod 600 %s", path, fi.Mode().Perm(), path)
 	}
-	b, err := os.ReadFile(path)
+	if fi.Size() > maxTokensFile {
+		return nil, fmt.Errorf("tokens file %s: %d bytes, at most %d", path, fi.Size(), maxTokensFile)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	// (Bounded again as read: the file may grow after the Stat.)
+	b, err := io.ReadAll(io.LimitReader(f, maxTokensFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxTokensFile {
+		return nil, fmt.Errorf("tokens file %s: more than %d bytes", path, maxTokensFile)
 	}
 	return parseTokens(b, path)
 }
 
 // maxTokens bounds a tokens file.
 const maxTokens = 10000
+
+// maxTokensFile bounds a tokens file's bytes, read whole: 1,677 bytes a
+// token at maxTokens, where a token of a write and an admin token, as
+// serve makes them, takes about 60.
+const maxTokensFile = 16 << 20
 
 // parseTokens reads a tokens file: one token a line, "name secret
 // systems [admin]", systems a comma-separated list or *; # comments.

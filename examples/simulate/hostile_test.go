@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -64,6 +66,33 @@ func TestNothingSimulatedIsAnError(t *testing.T) {
 		if code != 1 || !strings.Contains(out, "no job was simulated") || !strings.Contains(errs, "every one of the 2 read was rejected (2 no run time)") {
 			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s", args, code, errs, out)
 		}
+	}
+}
+
+// A run that simulated no job writes neither -out nor -jobs-out: it left
+// a schedule of a header alone and a CSV of column names behind its exit
+// status 1, files a script took for a result. A file already there is
+// left as it was, and the error names what was not written.
+func TestNothingSimulatedWritesNoOutput(t *testing.T) {
+	dir := t.TempDir()
+	log := "; MaxProcs: 8\n1 0 -1 -1 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n"
+	p := writeTrace(t, dir, "none.swf", log)
+	out, jobs := filepath.Join(dir, "s.swf"), filepath.Join(dir, "j.csv.gz")
+	code, _, errs := runCmd(t, p, "-out", out, "-jobs-out", jobs)
+	if code != 1 || !strings.Contains(errs, "-out "+out+" and -jobs-out "+jobs+" not written") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the files not written", code, errs)
+	}
+	for _, f := range []string{out, jobs} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s: written (stat: %v)", filepath.Base(f), err)
+		}
+	}
+	old := writeTrace(t, dir, "old.swf", "an earlier schedule\n")
+	if code, _, _ := runCmd(t, "-out", old, p); code != 1 {
+		t.Errorf("-out over an old file: exit %d, want 1", code)
+	}
+	if b, _ := os.ReadFile(old); string(b) != "an earlier schedule\n" {
+		t.Errorf("old -out file overwritten: %q", b)
 	}
 }
 

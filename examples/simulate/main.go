@@ -197,6 +197,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		if err := cli.NotInput(out.flag, out.path, inputs...); err != nil {
 			return o, err
 		}
+		if err := cli.OutputFile(out.flag, out.path); err != nil {
+			return o, err // (found once the run was over)
+		}
 	}
 	if err := cli.DistinctOutputs("-out", o.out, "-jobs-out", o.jobsOut); err != nil {
 		return o, err // the CSV replaced the schedule

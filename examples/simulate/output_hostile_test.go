@@ -53,3 +53,31 @@ func TestFailedOutputKeepsSpecialFile(t *testing.T) {
 		t.Errorf("the partial regular file was kept: %v", err)
 	}
 }
+
+// watchedReader is a trace on standard input that says whether it was
+// read.
+type watchedReader struct {
+	r    io.Reader
+	read bool
+}
+
+func (w *watchedReader) Read(p []byte) (int, error) { w.read = true; return w.r.Read(p) }
+
+// An -out or -jobs-out in a directory that is not there, or that is a
+// directory, is refused before the trace is read: it was found once
+// the simulation was over ("open …: no such file or directory").
+func TestOutputPathCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"-out", filepath.Join(dir, "missing", "s.swf")},
+		{"-jobs-out", filepath.Join(dir, "missing", "j.csv")},
+		{"-out", dir},
+	} {
+		in := &watchedReader{r: strings.NewReader(small)}
+		var out, errb strings.Builder
+		code := runContext(t.Context(), append(args, "-"), in, &out, &errb)
+		if code != 1 || in.read || out.Len() != 0 || !strings.Contains(errb.String(), args[0]+" "+args[1]+": ") {
+			t.Errorf("%q: exit %d, trace read %v, stdout %q, stderr %q; want 1 before reading, naming %s", args, code, in.read, out.String(), errb.String(), args[0])
+		}
+	}
+}

@@ -83,6 +83,13 @@ func TestQuirkLogs(t *testing.T) {
 		// The outputs hold every simulated job.
 		for i, a := range r.Args[:len(r.Args)-1] {
 			path := r.Args[i+1]
+			if (a == "-jobs-out" || a == "-out") && rep.Simulated == 0 {
+				// No job simulated: exit 1, and no file written.
+				if _, err := os.Stat(path); r.Code != 1 || !os.IsNotExist(err) {
+					t.Errorf("%s: no job simulated: exit %d, %s: %v; want 1 and no file", name, r.Code, a, err)
+				}
+				continue
+			}
 			switch a {
 			case "-jobs-out":
 				f, err := os.Open(path)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -240,16 +241,22 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 
 // finish writes the outputs and the report of a run.
 func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progress.Bar) error {
-	if o.out != "" || o.jobsOut != "" {
+	// A run that simulated no job writes no -out or -jobs-out: a schedule
+	// of a header alone (or a CSV of its column names) looked like a
+	// result to a script that checks for the file, while the exit status
+	// is 1. The file is not created, and one already there is left as it
+	// was; the error below says so.
+	none := simulated(info.res) == 0
+	if (o.out != "" || o.jobsOut != "") && !none {
 		bar.Stage("write", 1)
 	}
-	if o.out != "" {
+	if o.out != "" && !none {
 		if err := writeFile(o.out, func(w io.Writer) error { return writeSchedule(w, info) }); err != nil {
 			return err
 		}
 		info.outputs = append(info.outputs, o.out)
 	}
-	if o.jobsOut != "" {
+	if o.jobsOut != "" && !none {
 		if err := writeFile(o.jobsOut, func(w io.Writer) error { return writeJobsCSV(w, info.res) }); err != nil {
 			return err
 		}
@@ -266,7 +273,7 @@ func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progr
 	if err == nil {
 		err = checkError(info)
 	}
-	if err == nil && simulated(info.res) == 0 {
+	if err == nil && none {
 		// The report (printed) says why; the exit status says it too, as
 		// forecast, qbets, replay and varq fail on a log with nothing to
 		// work on, so that a script does not take 0 jobs for a result.
@@ -276,6 +283,15 @@ func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progr
 		}
 		err = fmt.Errorf("%s: no job was simulated: every one of the %d %s was rejected (%s)",
 			info.trace.name, n, of, cli.Reasons(cli.ByReason(info.res.Rejected)))
+		var unwritten []string
+		for _, f := range []struct{ flag, path string }{{"-out", o.out}, {"-jobs-out", o.jobsOut}} {
+			if f.path != "" {
+				unwritten = append(unwritten, f.flag+" "+f.path)
+			}
+		}
+		if unwritten != nil {
+			err = fmt.Errorf("%w; %s not written", err, strings.Join(unwritten, " and "))
+		}
 	}
 	return err
 }

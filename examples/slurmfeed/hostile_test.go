@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/errlog"
 	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
@@ -359,5 +361,92 @@ func TestServiceQueryRefused(t *testing.T) {
 		if code != 2 || !strings.Contains(errb.String(), "want http(s)://host:port") {
 			t.Errorf("-service %s: exit %d, stderr %q", svc, code, errb.String())
 		}
+	}
+}
+
+// -listen on an address that is not loopback's says on stderr that the
+// service is open to the network (it said nothing: the in-process
+// service has no token, its reads are anyone's); on loopback it says
+// nothing. (The service without tokens takes writes from loopback only:
+// karnak's TestClosedByDefault.)
+func TestListenOpenWarned(t *testing.T) {
+	for _, c := range []struct {
+		ip   net.IP
+		open bool
+	}{
+		{net.IPv4zero, true}, {net.IPv6unspecified, true}, {net.IPv4(192, 0, 2, 1), true},
+		{net.IPv4(127, 0, 0, 1), false}, {net.IPv6loopback, false},
+	} {
+		w := openWarning(&net.TCPAddr{IP: c.ip, Port: 8080})
+		if got := strings.Contains(w, "open to the network"); got != c.open {
+			t.Errorf("%s: warning %q, want open %v", c.ip, w, c.open)
+		}
+	}
+	svc, c := listenFixture(t)
+	o, err := parse([]string{"-listen", "127.0.0.1:0"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out lockedBuffer
+	stop, _, err := serve(o.listen, o.conns, svc, c, log.New(&out, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if s := out.String(); !strings.Contains(s, "serving the service") || strings.Contains(s, "warning") {
+		t.Errorf("loopback: %q", s)
+	}
+}
+
+// A -readme that is missing, a directory or without the generated
+// section's markers fails before the feed starts: it failed once the
+// run was over (a live run of -duration 3h, here 5 s), and the report,
+// printed after it, was lost.
+func TestReadmeCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.md")
+	if err := os.WriteFile(plain, []byte("# no markers\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "missing", "README.md"), "no such file"},
+		{dir, "is a directory"},
+		{plain, "no generated section"},
+	} {
+		var out, errb bytes.Buffer
+		t0 := time.Now()
+		err := run(context.Background(), []string{"-duration", "5s", "-poll", "1s", "-readme", c.path}, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "-readme") {
+			t.Errorf("%s: %v, want an error naming -readme and %q", c.path, err, c.want)
+		}
+		if d := time.Since(t0); d > 3*time.Second {
+			t.Errorf("%s: refused after %v, the run's -duration: want at once", c.path, d.Round(time.Millisecond))
+		}
+	}
+}
+
+// -token without -service, and -max-conns or -client-conns without
+// -listen, are usage errors: each was dropped without a word (the
+// in-process service takes no token; without -listen there is no server
+// to bound). $SLURMFEED_TOKEN, -token's default, is not refused so.
+func TestFlagsWithoutEffectRefused(t *testing.T) {
+	const rec = "testdata/live.jsonl.gz"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-token", "sA-0123456789abcdef", "-replay", rec}, "-token"},
+		{[]string{"-token", "sA-0123456789abcdef", "-listen", "127.0.0.1:0"}, "-token"},
+		{[]string{"-client-conns", "5", "-replay", rec}, "-client-conns"},
+		{[]string{"-max-conns", "5"}, "-max-conns"},
+	} {
+		_, err := parse(c.args, io.Discard)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want a usage error naming %s", c.args, err, c.want)
+		}
+	}
+	t.Setenv("SLURMFEED_TOKEN", "sA-0123456789abcdef")
+	if _, err := parse([]string{"-replay", rec}, io.Discard); err != nil {
+		t.Errorf("-replay with $SLURMFEED_TOKEN set: %v", err)
 	}
 }

@@ -102,10 +102,16 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	if err != nil {
 		return nil, err
 	}
-	var zero string // a flag given 0 that the collector takes as its default
+	var zero string     // a flag given 0 that the collector takes as its default
+	var connFlag string // -max-conns or -client-conns, which bound -listen's server alone
+	tokenSet := false
 	fs.Visit(func(f *flag.Flag) {
 		o.barSet = o.barSet || f.Name == "progress"
 		switch f.Name {
+		case "max-conns", "client-conns":
+			connFlag = f.Name
+		case "token":
+			tokenSet = true // (not $SLURMFEED_TOKEN, which may be set for other runs)
 		case "quantile", "confidence", "keep":
 			// The Config's zero value is the default: -quantile 0 ran
 			// at 50, -keep 0 kept ended jobs an hour, without a word.
@@ -122,6 +128,13 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		return nil, cli.Usagef("-duration %v: want > 0, or leave it out to run until interrupted", o.duration)
 	case len(pos) > 0:
 		return nil, cli.UsageError{Msg: "no arguments expected, got " + strings.Join(pos, " ")}
+	case tokenSet && o.service == "":
+		// (-token with the in-process service was dropped without a
+		// word: that service takes no token.)
+		return nil, cli.UsageError{Msg: "-token is the remote service's (-service): the in-process service takes none"}
+	case connFlag != "" && o.listen == "":
+		// (dropped without a word: there was no server to bound)
+		return nil, cli.Usagef("-%s bounds -listen's server: give it with -listen", connFlag)
 	case o.service != "" && (o.listen != "" || o.replay != ""):
 		return nil, cli.UsageError{Msg: "-service feeds a remote service: -listen and -replay use one in this process"}
 	case o.service != "" && checkService(o.service, o.token) != nil:
@@ -159,6 +172,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o, err := parse(args, stdout)
 	if err != nil {
 		return err
+	}
+	if o.readme != "" {
+		if _, _, _, err := readReadme(o.readme); err != nil {
+			return err
+		}
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	o.cfg.Logf = logger.Printf
@@ -227,17 +245,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := c.Report()
-	if o.readme != "" {
-		if err := writeReadme(o.readme, &r, o.cfg); err != nil {
-			return err
-		}
-	}
+	// The report first: a -readme that fails now (changed since the
+	// check above) loses no figure.
 	if o.jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(toJSON(&r))
+		err = enc.Encode(toJSON(&r))
+	} else {
+		_, err = io.WriteString(stdout, summary(&r))
 	}
-	_, err = io.WriteString(stdout, summary(&r))
+	if err == nil && o.readme != "" {
+		err = writeReadme(o.readme, &r, o.cfg)
+	}
 	return err
 }
 
@@ -260,7 +279,23 @@ func serve(addr string, conns *connlimit.Flags, svc *karnak.Service, c *slurmfee
 	}
 	stop := serveOn(ln, conns, svc, c, logger)
 	logger.Printf("serving the service and /slurmfeed/report.json at http://%s", ln.Addr())
+	if w := openWarning(ln.Addr()); w != "" {
+		logger.Print(w)
+	}
 	return stop, ln.Addr(), nil
+}
+
+// openWarning is the line said when -listen's address is not loopback's
+// (0.0.0.0, [::], a host's own address): the in-process service has no
+// token, so its pages, its forecasts and the collector's report are open
+// to whoever reaches the address; its writes stay loopback's alone (the
+// service without tokens refuses them from any other client, 403). A
+// -listen 0.0.0.0 said nothing of it. "" on loopback.
+func openWarning(addr net.Addr) string {
+	if a, ok := addr.(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		return ""
+	}
+	return "warning: -listen " + addr.String() + " is not a loopback address: the service's pages and forecasts and /slurmfeed/report.json are open to the network, without a token (writes are taken from loopback only); keep -listen on 127.0.0.1, or use examples/qserve, which has tokens, and -service"
 }
 
 // serveOn is serve on a listener.

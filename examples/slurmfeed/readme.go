@@ -107,15 +107,27 @@ func delayOf(cfg slurmfeed.Config) any {
 
 // writeReadme replaces the generated section of the file at path.
 func writeReadme(path string, r *slurmfeed.Report, cfg slurmfeed.Config) error {
-	b, err := os.ReadFile(path)
+	b, i, j, err := readReadme(path)
 	if err != nil {
 		return err
 	}
-	i := bytes.Index(b, []byte(beginMark))
-	j := bytes.Index(b, []byte(endMark))
-	if i < 0 || j < i {
-		return fmt.Errorf("%s: no generated section (the line %q, then %q)", path, strings.TrimSpace(beginMark), strings.TrimSpace(endMark))
-	}
 	out := slices.Concat(b[:i+len(beginMark)], []byte(section(r, cfg)), b[j:])
 	return os.WriteFile(path, out, 0o644)
+}
+
+// readReadme reads the file at path and finds its generated section:
+// the offsets of its begin and end markers. run calls it before the
+// feed too, so that a -readme that is missing, a directory or without
+// the markers fails at once: it failed once the run was over (a live
+// run of -duration 3h), and the report, printed after it, was lost.
+func readReadme(path string) (b []byte, begin, end int, err error) {
+	if b, err = os.ReadFile(path); err != nil {
+		return nil, 0, 0, fmt.Errorf("-readme: %w", err)
+	}
+	begin = bytes.Index(b, []byte(beginMark))
+	end = bytes.Index(b, []byte(endMark))
+	if begin < 0 || end < begin {
+		return nil, 0, 0, fmt.Errorf("-readme %s: no generated section (the line %q, then %q)", path, strings.TrimSpace(beginMark), strings.TrimSpace(endMark))
+	}
+	return b, begin, end, nil
 }

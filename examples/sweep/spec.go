@@ -356,8 +356,50 @@ func (s *Spec) normalize() error {
 			a.Propagate = []bool{false}
 		}
 	}
+	// A value given twice on an axis made every run of it twice: the
+	// same parameters, the work done again and the tables' rows doubled
+	// (policies compared by preset, EASY and easy alike).
+	if err := twice(s); err != nil {
+		return err
+	}
 	if n := s.runs(); n > maxRuns {
 		return fmt.Errorf("spec: %d runs or more, above the limit of %d (Expand holds them all in memory)", n, maxRuns)
+	}
+	return nil
+}
+
+// twice reports the first axis of s, normalized, that holds a value
+// twice, naming both places.
+func twice(s *Spec) error {
+	o := &s.Options
+	errs := []error{
+		repeated("policies", s.Policies), repeated("loads", s.Loads), repeated("seeds", s.Seeds),
+		repeated("options.per_event", o.PerEvent), repeated("options.ties", o.Ties),
+		repeated("options.kill", o.Kill), repeated("options.compat", o.Compat),
+	}
+	if a := s.Predictor; a != nil {
+		errs = append(errs, repeated("predictor.window", a.Window), repeated("predictor.type", a.Type),
+			repeated("predictor.metric", a.Metric), repeated("predictor.fallback", a.Fallback),
+			repeated("predictor.partial", a.Partial), repeated("predictor.propagate", a.Propagate),
+			repeated("predictor.correction", a.Correction))
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// repeated is twice for one axis: an error naming the first value given
+// twice, or nil. (A map: an axis may be long, up to maxRuns values.)
+func repeated[T comparable](axis string, vals []T) error {
+	at := make(map[T]int, len(vals))
+	for j, v := range vals {
+		if i, ok := at[v]; ok {
+			return fmt.Errorf("spec: %s[%d]: %v, as %s[%d]: each of its runs would be made twice", axis, j, v, axis, i)
+		}
+		at[v] = j
 	}
 	return nil
 }

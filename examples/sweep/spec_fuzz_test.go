@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -70,17 +71,47 @@ func FuzzParseSpec(f *testing.F) {
 
 // A short spec whose axes multiply beyond maxRuns is refused at parse
 // time (it used to parse, and Expand then built millions of runs).
+// (Each value once: an axis that repeats one is refused as such,
+// TestSpecAxisValueTwice.)
 func TestSpecRunLimit(t *testing.T) {
-	w := `"1-1000"`
-	for range 19 {
-		w += `,"1-1000"`
-	}
 	seeds := "1"
-	for i := 2; i <= 100; i++ {
+	for i := 2; i <= 2000; i++ {
 		seeds += "," + strconv.Itoa(i)
 	}
-	spec := `{"name":"x","traces":[{"log":"KTH"}],"policies":["EASY++"],"predictor":{"window":[` + w + `]},"seeds":[` + seeds + `]}`
-	if s, err := ParseSpec([]byte(spec)); err == nil {
-		t.Fatalf("a spec of %d runs parsed", s.runs())
+	spec := `{"name":"x","traces":[{"log":"KTH"}],"policies":["EASY++"],"predictor":{"window":["1-1000"]},"seeds":[` + seeds + `]}`
+	if s, err := ParseSpec([]byte(spec)); err == nil || !strings.Contains(err.Error(), "above the limit") {
+		t.Fatalf("a spec of 2,000,000 runs: %v (runs %d), want refused above the limit", err, s.runs())
+	}
+}
+
+// A value given twice on an axis is refused, naming both places: it
+// made each of its runs twice, the same parameters simulated again and
+// the report's rows doubled (seeds [0,0]: 2 runs, both "seed=0"; a
+// policy by two spellings, EASY and easy, alike). The shipped specs
+// repeat none.
+func TestSpecAxisValueTwice(t *testing.T) {
+	const head = `{"name":"x","traces":[{"log":"KTH"}],`
+	for _, c := range []struct{ body, want string }{
+		{`"policies":["EASY"],"seeds":[0,0]}`, "seeds[1]: 0, as seeds[0]"},
+		{`"policies":["EASY","easy"]}`, "policies[1]: EASY, as policies[0]"},
+		{`"policies":["EASY"],"loads":[0.5,0.7,0.5]}`, "loads[2]: 0.5, as loads[0]"},
+		{`"policies":["EASY"],"options":{"kill":[true,true]}}`, "options.kill[1]: true, as options.kill[0]"},
+		{`"policies":["EASY"],"options":{"compat":["pyss","PySS"]}}`, "options.compat[1]: pyss, as options.compat[0]"},
+		{`"policies":["EASY++"],"predictor":{"window":["1-3",2]}}`, "predictor.window[3]: 2, as predictor.window[1]"},
+		{`"policies":["EASY++"],"predictor":{"metric":["avg","avg"]}}`, "predictor.metric[1]: avg, as predictor.metric[0]"},
+	} {
+		if _, err := ParseSpec([]byte(head + c.body)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+	}
+	files, _ := filepath.Glob("specs/*.json")
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseSpec(b); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

@@ -162,3 +162,19 @@ func TestTraceDirNamed(t *testing.T) {
 		}
 	}
 }
+
+// -easypred with -logs naming neither KTH nor BLUE, the experiment's
+// logs, is a usage error: it ran none of the experiment and left its
+// section out without a word (exit 0). With one of them it runs.
+func TestEasyPredNeedsItsLogs(t *testing.T) {
+	var out, errs bytes.Buffer
+	code := run(t.Context(), []string{"-easypred", "-logs", "SDSC,ctc", "-dir", t.TempDir()}, strings.NewReader(""), &out, &errs)
+	if code != 2 || !strings.Contains(errs.String(), "-easypred runs on KTH and BLUE") || out.Len() != 0 {
+		t.Errorf("exit %d, stderr %q, stdout %q; want 2 naming -easypred", code, errs.String(), out.String())
+	}
+	errs.Reset()
+	code = run(t.Context(), []string{"-easypred", "-logs", "SDSC,kth", "-dir", t.TempDir()}, strings.NewReader(""), &out, &errs)
+	if code == 2 || strings.Contains(errs.String(), "-easypred") {
+		t.Errorf("-logs SDSC,kth: exit %d, %q; want it taken (the logs missing here: exit 1)", code, errs.String())
+	}
+}

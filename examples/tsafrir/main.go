@@ -94,6 +94,13 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	if err == nil {
 		err = checkLogs(o.only)
 	}
+	if err == nil && o.easyPred && o.only != "" && !slices.ContainsFunc(strings.Split(o.only, ","), func(n string) bool {
+		return slices.Contains(expLogs, strings.ToUpper(n))
+	}) {
+		// (It ran none of the experiment, and its section was left
+		// out without a word.)
+		err = cli.Usagef("-easypred runs on %s: -logs %s has neither", strings.Join(expLogs, " and "), o.only)
+	}
 	if err == nil && o.dir != "" {
 		err = cli.TraceDir("-dir", o.dir)
 	}

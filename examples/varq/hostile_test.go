@@ -58,11 +58,13 @@ func TestNoSaneJob(t *testing.T) {
 	}
 }
 
-// -jobs and -every below 0 are usage errors before any trace is read:
-// -jobs -1 ran the whole log as 0 does (exit 0), -every -5 failed after
-// reading the traces with varq's "negative Step or Every" (exit 1).
+// -jobs and -every below 0, and -every above 2^40 s, are usage errors
+// before any trace is read: -jobs -1 ran the whole log as 0 does (exit
+// 0), -every -5 and -every 2^63−1 failed after reading the traces with
+// varq's "negative Step or Every" and "Step or Every above 2^40 s"
+// (exit 1, no flag named).
 func TestNegativeCountsAreUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"-jobs", "-1"}, {"-every", "-5"}} {
+	for _, args := range [][]string{{"-jobs", "-1"}, {"-every", "-5"}, {"-every", "9223372036854775807"}, {"-every", "1099511627777"}} {
 		var out, errs bytes.Buffer
 		code := run(t.Context(), append([]string{"-trace", "no-such.swf"}, args...), strings.NewReader(""), &out, &errs)
 		if code != 2 || !strings.Contains(errs.String(), args[0]+" "+args[1]) {
@@ -99,5 +101,18 @@ func TestHugeMachineSizeNamesLog(t *testing.T) {
 	err = command([]string{"-trace", path, "-fractions", "0.5", "-targets", "0.5"}, &out, &errs)
 	if err == nil || !strings.Contains(err.Error(), "log.swf: machine size 9223372036854775807 above 2^40") {
 		t.Errorf("error %v; want one naming log.swf and the size", err)
+	}
+}
+
+// A value given twice in -fractions or -targets (0.5 and 0.50 alike) is
+// a usage error naming both: each of its cells was simulated twice and
+// printed twice (exit 0).
+func TestListValueTwice(t *testing.T) {
+	for _, args := range [][]string{{"-targets", "0.5,0.50"}, {"-fractions", "0.1,0.2,0.1"}} {
+		var out, errs bytes.Buffer
+		code := run(t.Context(), append([]string{"-trace", "no-such.swf"}, args...), strings.NewReader(""), &out, &errs)
+		if code != 2 || !strings.Contains(errs.String(), args[0]+": ") || !strings.Contains(errs.String(), "twice") {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, errs.String(), args[0])
+		}
 	}
 }

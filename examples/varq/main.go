@@ -32,6 +32,7 @@ import (
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sanitize"
 )
 
 func main() { cli.Main(run) }
@@ -83,8 +84,10 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	if *machine < 0 || *machine > cli.MaxSize {
 		return cli.Usagef("-machine %d: want 0 (the header's size) or a size of 1 to 2^40 processors", *machine)
 	}
-	if *every < 0 {
-		return cli.Usagef("-every %d: want 0 (only at the planned submission) or more seconds", *every)
+	if *every < 0 || *every > sanitize.MaxTime {
+		// (Above 2^40 s it was exit 1 after the traces were read, in
+		// varq's words: "Step or Every above 2^40 s".)
+		return cli.Usagef("-every %d: want 0 (only at the planned submission) or 1 to 2^40 seconds", *every)
 	}
 	switch opt.crowd = *crowd; opt.crowd {
 	case "off", "queued", "planned", "accepted": // agent.Config.Crowd
@@ -156,14 +159,20 @@ func tracePaths(flagValue string) ([]string, error) {
 	return paths, nil
 }
 
-// parseList reads a comma-separated list of numbers in (0, 1].
+// parseList reads a comma-separated list of numbers in (0, 1], each
+// once.
 func parseList(name, v string) ([]float64, error) {
 	var xs []float64
+	at := map[float64]string{} // each value once: one given twice made its cells twice
 	for _, f := range strings.Split(v, ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || !(x > 0 && x <= 1) {
 			return nil, fmt.Errorf("-%s: %q is not a number in (0, 1]", name, f)
 		}
+		if g, ok := at[x]; ok {
+			return nil, fmt.Errorf("-%s: %q is %q again: each of its cells would be simulated and printed twice", name, f, g)
+		}
+		at[x] = f
 		xs = append(xs, x)
 	}
 	return xs, nil

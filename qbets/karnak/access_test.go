@@ -201,7 +201,9 @@ func TestRateLimiterNoLockout(t *testing.T) {
 
 // Behind a trusted proxy the client is the address the proxy forwards
 // (the rightmost one that is not a trusted proxy); from any other peer
-// the header is ignored. The rate limit is on by default.
+// the header is ignored. The rate limit is on by default. A prefix of
+// every address (0.0.0.0/0, ::/0) is no proxy's: it was taken, and any
+// client could name itself anew at each request, without a rate limit.
 func TestClientIdentity(t *testing.T) {
 	s, err := New(nil, Config{TrustedProxies: []string{"10.0.0.0/8", "127.0.0.1"}})
 	if err != nil {
@@ -285,6 +287,8 @@ func TestClientIdentity(t *testing.T) {
 	for _, bad := range []Config{
 		{ClientHeader: "X-Forwarded-For"},
 		{TrustedProxies: []string{"not an address"}},
+		// (Every peer a proxy: any client names itself, unlimited.)
+		{TrustedProxies: []string{"0.0.0.0/0"}}, {TrustedProxies: []string{"10.0.0.1", "::/0"}},
 		{TrustedProxies: []string{"10.0.0.1"}, ClientHeader: "X-Client"},
 		{Rate: 1, Burst: -1},
 	} {

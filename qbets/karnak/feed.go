@@ -70,8 +70,8 @@ func (c *simClock) state() string {
 // trace shows in that queue. A submit carries the job's GPUs in all
 // (Event.GPUs) from its Demand, and its user, group and executable as
 // User "u<n>", Project "g<n>" and Name "x<n>", none where SWF has −1
-// (before 2026-12-02 "u-1", "g-1", "x-1": see ReplayEvents). skipped counts unusable jobs: no submit
-// time, wait, run time or size; a size, estimate or GPUs in all beyond an
+// (before 2026-12-02 "u-1", "g-1", "x-1": see ReplayEvents). skipped counts unusable jobs: no job
+// number (below 0), submit time, wait, run time or size; a size, estimate or GPUs in all beyond an
 // event's bound (2^40) or an end (UnixStartTime + submit + wait + run
 // time) past 2^40 s, whose times would otherwise wrap past 2^63; a line
 // of a partial execution (status 2, 3 or 4: a run of a checkpointed job
@@ -199,6 +199,10 @@ func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why
 // is demandGPUs' verdict on its demand.
 func unusable(base int64, j *swf.Job, gpusOK bool) string {
 	switch {
+	case j.ID < 0:
+		// (SWF's -1: the service refuses such a job id, and the replay,
+		// stopped at its first batch, stopped qserve.)
+		return "no job number"
 	case j.Submit < 0:
 		return "no submit time"
 	case j.Wait < 0:

@@ -946,16 +946,19 @@ func (s *Service) stats(*http.Request) (render, error) {
 		Hits   int64 `json:"cacheHits" xml:"cacheHits"`
 		Misses int64 `json:"cacheMisses" xml:"cacheMisses"`
 		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
+		// Ends sent before their job's start, stored at the clock.
+		EndsEarly int64 `json:"endsBeforeStart" xml:"endsBeforeStart"`
 		// Starts and ends stored before their queue was checked, whose
 		// queue is not a name: found in the store by the last Load
 		// (each load finds those still stored again, pruning deletes
 		// those of ended jobs; not a running total).
 		Cleared int64 `json:"queuesCleared" xml:"queuesCleared"`
-	}{s.cache.hits, s.cache.misses, s.raised.Load(), s.queuesCleared.Load()}
+	}{s.cache.hits, s.cache.misses, s.raised.Load(), s.endsEarly.Load(), s.queuesCleared.Load()}
 	s.cache.mu.Unlock()
 	return render{json: v, text: func(w io.Writer) {
 		fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses)
 		fmt.Fprintf(w, "events stored at their system's clock (up to the maximum backstep before it: %s): %d\n", setting("MaxBackstep"), v.Raised)
+		fmt.Fprintf(w, "ends sent before their job's start, stored at the clock (the job ran 0 s or more than sent; the feed's error, or a start raised to the clock): %d\n", v.EndsEarly)
 		fmt.Fprintf(w, "starts and ends in the store whose queue is not a name, found at load and ignored (they do not use it; stored before it was checked; each load finds again those not yet pruned): %d\n", v.Cleared)
 	}}, nil
 }
@@ -1130,6 +1133,11 @@ func decodeEvents(body []byte) (string, []Event, error) {
 	} else if err != nil {
 		return "", nil, badRequest("%v", err)
 	}
+	if string(trim) == "null" {
+		// (Decoded, it was an empty event, refused as events[0].system:
+		// "", a field never sent.)
+		return "", nil, badRequest("body: null; want one event, an array of events or a batch object {\"batch\": id, \"events\": [...]}")
+	}
 	d := json.NewDecoder(bytes.NewReader(trim))
 	d.DisallowUnknownFields()
 	var evs []Event
@@ -1156,6 +1164,8 @@ func decodeEvents(body []byte) (string, []Event, error) {
 			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
 		switch {
+		case b.Batch == nil && b.Events == nil && b.Event == Event{}:
+			return "", nil, badRequest("body: an object without an event's fields, and no batch or events (or null ones); want one event or a batch object {\"batch\": id, \"events\": [...]}")
 		case b.Batch == nil && b.Events == nil:
 			evs = []Event{b.Event}
 		case b.Event != Event{}:
@@ -1180,6 +1190,13 @@ func decodeEvents(body []byte) (string, []Event, error) {
 	}
 	if len(evs) == 0 {
 		return "", nil, badRequest("body: no events")
+	}
+	for i := range evs {
+		if evs[i] == (Event{}) {
+			// null or {}: refused as events[i].system: "", a field
+			// never sent.
+			return "", nil, badRequest("events[%d]: an empty event (null or {}); want an object with kind, system and time", i)
+		}
 	}
 	if len(evs) > maxEvents {
 		return "", nil, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}

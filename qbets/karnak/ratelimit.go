@@ -227,6 +227,14 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for i, s := range list {
 		if p, err := netip.ParsePrefix(s); err == nil {
+			if p.Bits() == 0 {
+				// 0.0.0.0/0 or ::/0 trusted every peer: any client
+				// could name itself in ClientHeader, a new name a
+				// request, and go without a rate limit (and, in
+				// qserve, without -client-conns, which exempts the
+				// proxies).
+				return nil, fmt.Errorf("karnak: TrustedProxies[%d]: %q is every address: any client could write ClientHeader and go unlimited; name the proxies' addresses", i, s)
+			}
 			out = append(out, p.Masked())
 			continue
 		}

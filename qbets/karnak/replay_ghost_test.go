@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -68,16 +70,23 @@ func TestReplayStoppedLeavesNoSystem(t *testing.T) {
 		t.Error(err)
 	}
 
-	// Stopped by its first batch, refused: the trace is ahead of the
-	// service's clock by more than MaxSkew.
-	ahead, err := NewServiceWith(&MemStore{}, func() int64 { return 900_000_000 }, Config{Rate: -1})
+	// Stopped by its first batch, refused: the trace has two queues, the
+	// service takes one a system. (A trace ahead of the service's clock
+	// was refused so too, until a replay's events were held to its own
+	// clock: TestReplayPastWallClock.)
+	twoQueues := filepath.Join(t.TempDir(), "q2.swf")
+	if err := os.WriteFile(twoQueues, []byte("; UnixStartTime: 1000000000\n; MaxProcs: 8\n"+
+		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n2 100 5 10 1 -1 -1 1 20 -1 1 1 1 1 2 -1 -1 -1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	oneQueue, err := NewServiceWith(&MemStore{}, func() int64 { return wall }, Config{Rate: -1, MaxQueues: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ahead.Replay(t.Context(), trace, "ghost", 1e12, nolog); err == nil || !strings.Contains(err.Error(), "ahead of the service's clock") {
-		t.Errorf("a replay ahead of the clock: %v, want its first batch refused", err)
+	if err := oneQueue.Replay(t.Context(), twoQueues, "ghost", 1e12, nolog); err == nil || !strings.Contains(err.Error(), "MaxQueues") {
+		t.Errorf("a replay of two queues, at most one taken: %v, want its first batch refused", err)
 	}
-	if got := listed(t, ahead); len(got) != 0 {
+	if got := listed(t, oneQueue); len(got) != 0 {
 		t.Errorf("after the refused replay: systems %q, want none", got)
 	}
 

@@ -52,6 +52,13 @@ type Service struct {
 	// raised counts the events stored at their system's clock, having
 	// come up to MaxBackstep before it (/karnak/stats).
 	raised atomic.Int64
+	// endsEarly counts the ends sent at a time before their job's start
+	// (as stored): within MaxBackstep they are stored at the clock, so
+	// the job ran 0 s or more than the feed said; a contradiction of the
+	// feed's, or a start raised to the clock before it. Not refused: a
+	// refused end leaves its job live for good, and a feed whose clock
+	// ran ahead raises real starts (/karnak/stats).
+	endsEarly atomic.Int64
 	// queuesCleared counts the stored starts and ends whose queue is not
 	// a name, found in the store by Load and cleared in memory (reapply;
 	// /karnak/stats). They stay in the store until pruning deletes them
@@ -363,6 +370,14 @@ func (s *Service) ingestBatch(batch string, evs []Event, replay *simClock) (Ack,
 	// Validate the whole batch against a dry run of the job bookkeeping
 	// it implies, so a bad event late in the batch rejects all of it.
 	now := s.now()
+	if replay != nil {
+		// A replay's events come due on its own clock, which may run
+		// past the wall clock (a trace of jobs after today, or any at a
+		// speed that outruns it): held to the wall clock's skew, its
+		// first such event stopped the replay, and qserve with it
+		// (TestReplayPastWallClock).
+		now = max(now, replay.now())
+	}
 	for i := range evs {
 		if err := evs[i].check(); err != nil {
 			return Ack{}, badRequest("events[%d].%v", i, err)
@@ -373,7 +388,7 @@ func (s *Service) ingestBatch(batch string, evs []Event, replay *simClock) (Ack,
 		}
 	}
 	evs = slices.Clone(evs) // dryRun raises times within MaxBackstep
-	raised, err := s.dryRun(evs)
+	raised, early, err := s.dryRun(evs)
 	if err != nil {
 		return Ack{}, err
 	}
@@ -388,6 +403,7 @@ func (s *Service) ingestBatch(batch string, evs []Event, replay *simClock) (Ack,
 		return Ack{}, s.internal(err)
 	}
 	s.raised.Add(int64(raised))
+	s.endsEarly.Add(int64(early))
 	if batch != "" {
 		for i := range evs {
 			s.batches.add(batch, digest, evs[i].System)
@@ -473,8 +489,9 @@ func (s *Service) pruneState(system string) *pruneState {
 // as amended by the batch's own earlier events (declared queues, jobs
 // submitted, started or ended), without changing anything but the times
 // of events within MaxBackstep before their system's clock, which it
-// raises to that clock, and counts.
-func (s *Service) dryRun(evs []Event) (raised int, err error) {
+// raises to that clock, and counts, with the ends sent before their job's
+// start (early).
+func (s *Service) dryRun(evs []Event) (raised, early int, err error) {
 	views := map[string]*batchView{}
 	s.mu.RLock()
 	nsys := len(s.systems)
@@ -499,25 +516,28 @@ func (s *Service) dryRun(evs []Event) (raised int, err error) {
 					if f.System != e.System || f.Kind == "queue" {
 						continue
 					}
-					if known, started := sys.job(f.Job); known {
-						v.jobs[f.Job] = jobState{known: true, started: started}
+					if j := sys.jobs[f.Job]; j != nil {
+						v.jobs[f.Job] = jobState{known: true, started: j.start >= 0, start: j.start}
 					}
 				}
 				sys.mu.RUnlock()
 			} else {
 				if nsys++; nsys > s.opt.MaxSystems {
-					return 0, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (%s)", i, e.System, nsys, s.opt.MaxSystems, setting("MaxSystems"))}
+					return 0, 0, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (%s)", i, e.System, nsys, s.opt.MaxSystems, setting("MaxSystems"))}
 				}
 				v.clock = -1
 			}
 			views[e.System] = v
+		}
+		if j := v.jobs[e.Job]; e.Kind == "end" && j.started && e.Time < j.start {
+			early++ // (an end further back is refused below)
 		}
 		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep && e.Kind != "estimate" {
 			e.Time = v.clock
 			raised++
 		}
 		if err := checkState(e, e.System, v, &s.opt); err != nil {
-			return 0, badRequest("events[%d].%v", i, err)
+			return 0, 0, badRequest("events[%d].%v", i, err)
 		}
 		if e.Kind != "estimate" { // out of band (slurm.go)
 			v.clock = e.Time
@@ -529,13 +549,13 @@ func (s *Service) dryRun(evs []Event) (raised int, err error) {
 			v.jobs[e.Job] = jobState{known: true}
 			v.live++
 		case "start":
-			v.jobs[e.Job] = jobState{known: true, started: true}
+			v.jobs[e.Job] = jobState{known: true, started: true, start: e.Time}
 		case "end":
 			delete(v.jobs, e.Job)
 			v.live--
 		}
 	}
-	return raised, nil
+	return raised, early, nil
 }
 
 // batchView is a system as a batch's earlier events would leave it.
@@ -546,7 +566,10 @@ type batchView struct {
 	jobs   map[int64]jobState
 }
 
-type jobState struct{ known, started bool }
+type jobState struct {
+	known, started bool
+	start          int64 // started: its time as stored
+}
 
 func (v *batchView) lastEvent() int64 { return v.clock }
 

@@ -77,6 +77,7 @@ func TestXMLRoundTrip(t *testing.T) {
 		Hits    int64 `json:"cacheHits" xml:"cacheHits"`
 		Misses  int64 `json:"cacheMisses" xml:"cacheMisses"`
 		Raised  int64 `json:"eventsRaised" xml:"eventsRaised"`
+		Early   int64 `json:"endsBeforeStart" xml:"endsBeforeStart"`
 		Cleared int64 `json:"queuesCleared" xml:"queuesCleared"`
 	}](t, u, "/stats", "stats")
 

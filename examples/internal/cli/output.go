@@ -65,6 +65,31 @@ func OutputDir(flagName, dir string) error {
 	return nil
 }
 
+// OutputFile checks, before the run, that the file a flag names can be
+// created where it is: its directory exists, and it is not itself a
+// directory. Such a file failed once the run it was to hold was over
+// (simulate -out /missing/dir/s.swf simulated the whole log, then said
+// "open …: no such file or directory"). An empty path is none, as is
+// "-" (standard output, where a flag takes it; DashOutput refuses it
+// where not). Nothing is created.
+func OutputFile(flagName, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s %s: is a directory, want a file", flagName, path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s %s: its directory: %w", flagName, path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s %s: %s is not a directory", flagName, path, dir)
+	}
+	return nil
+}
+
 // DashOutput refuses "-" as the file (or directory) of an output flag that
 // writes only files: elsewhere "-" is standard input (TRACE -) or output (estimates
 // -out -), and such a flag created a file named "-" in the working

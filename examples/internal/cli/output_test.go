@@ -104,3 +104,31 @@ func TestOutputDir(t *testing.T) {
 		t.Errorf("no directory: %v", err)
 	}
 }
+
+// OutputFile refuses, before a run, an output file in a directory that
+// is not there or under a file, and one that is a directory; it creates
+// nothing, and takes "", "-" and a new file in a directory there.
+func TestOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "missing", "out.swf"), "-out " + filepath.Join(dir, "missing", "out.swf") + ": its directory: "},
+		{filepath.Join(file, "out.swf"), "is not a directory"},
+		{dir, "is a directory, want a file"},
+	} {
+		if err := OutputFile("-out", c.path); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.path, err, c.want)
+		}
+	}
+	for _, p := range []string{"", "-", file, filepath.Join(dir, "new.swf")} {
+		if err := OutputFile("-out", p); err != nil {
+			t.Errorf("%q: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.swf")); !os.IsNotExist(err) {
+		t.Errorf("new.swf made: %v", err)
+	}
+}
