@@ -111,6 +111,8 @@ type Online struct {
 	runEnd  []runEnd      // per running job: its predicted end, as at its start
 	runAt   map[int64]int // ID → index in running
 	waiting []swf.Job     // in arrival order
+	seq     []int64       // per waiting job: its arrival's number (Forecaster.question)
+	arrived int64         // the arrivals told
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
@@ -188,8 +190,11 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		}
 		o.multi = o.multi || j.Partition >= 0 && j.Partition != o.part0
 		o.waiting = append(o.waiting, *j)
+		o.arrived++
+		o.seq = append(o.seq, o.arrived)
 		addTo(o.userQ, j.User, 1)
 	case replay.Start:
+		o.f.changed()
 		if o.removeWaiting(j.ID) {
 			addTo(o.userQ, j.User, -1)
 		}
@@ -223,6 +228,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		o.waitAvg += avgStep * (y - o.waitAvg)
 		o.maxWait = max(o.maxWait, j.Wait)
 	case replay.End:
+		o.f.changed()
 		if i, ok := o.runAt[j.ID]; ok {
 			// (What the start added, from the copy kept: the user's count
 			// goes back to what it was, never below it.)
@@ -262,6 +268,7 @@ func (o *Online) removeWaiting(id int64) bool {
 	for i := range o.waiting {
 		if o.waiting[i].ID == id {
 			o.waiting = append(o.waiting[:i], o.waiting[i+1:]...)
+			o.seq = append(o.seq[:i], o.seq[i+1:]...)
 			return true
 		}
 	}
@@ -311,10 +318,11 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		sim = 0
 		o.f.lastMachine = max(o.machine, busy)
 	} else {
-		if err := o.f.simulate(context.Background(), &o.snap, nil, len(o.running)+pos, 1); err != nil {
+		st, err := o.f.question(context.Background(), &o.snap, o.seq[:pos+1])
+		if err != nil {
 			return replay.Prediction{}, err
 		}
-		if st := o.f.starts[len(o.running)+pos]; st >= 0 {
+		if st >= 0 {
 			sim = float64(st - now)
 		}
 	}
@@ -374,6 +382,15 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 // ran in non-dedicated mode). Their simulations grew the pool to hold
 // them (Forecaster.Forecast), a rule a report counts.
 func (o *Online) Overfull() int { return o.f.overfull }
+
+// Approximated returns how many jobs of a flurry (questions at one
+// instant between which nothing started or ended) were appended to the
+// simulation kept from the question before although they could have
+// started earlier in it, once 64 questions of the instant had been
+// simulated from Now: the answers from then on at that instant are
+// approximate, their cost linear (the package doc's Cost). None is on
+// the archive logs.
+func (o *Online) Approximated() int { return o.f.live.approx }
 
 // startsNow reports whether the forward simulation would start j, at
 // position pos of the waiting list, at once: it and every job waiting
