@@ -118,7 +118,7 @@ func TestFlurryEqualsOwn(t *testing.T) {
 			if o.f.live.extended < len(got)/4 || o.Approximated() != 0 {
 				t.Errorf("%s %+v: %d of %d questions went on, %d approximated", lg.name, cfg, o.f.live.extended, len(got), o.Approximated())
 			}
-			t.Logf("%s %+v: %d of %d questions went on, %d simulated from Now", lg.name, cfg, o.f.live.extended, len(got), o.f.live.own)
+			t.Logf("%s (estimates %v): %d of %d questions went on, %d simulated from Now", lg.name, cfg.Estimates, o.f.live.extended, len(got), o.f.live.own)
 		}
 	}
 }
@@ -137,13 +137,83 @@ func TestFlurryLinear(t *testing.T) {
 		small, _ := work(randomFlurry(1, 1000))
 		large, approx := work(randomFlurry(1, 4000))
 		if large > 5*small || approx == 0 {
-			t.Errorf("%+v: random flurry of 4,000 jobs: work %d, of 1,000: %d (×%.1f); %d approximated", cfg, large, small, float64(large)/float64(small), approx)
+			t.Errorf("estimates %v: random flurry of 4,000 jobs: work %d, of 1,000: %d (×%.1f); %d approximated", cfg.Estimates, large, small, float64(large)/float64(small), approx)
 		}
 		small, _ = work(kthFlurry(t, 750))
 		large, approx = work(kthFlurry(t, 3000))
 		if large > 5*small || approx == 0 {
-			t.Errorf("%+v: KTH-SP2 flurry of 3,000 jobs: work %d, of 750: %d (×%.1f); %d approximated", cfg, large, small, float64(large)/float64(small), approx)
+			t.Errorf("estimates %v: KTH-SP2 flurry of 3,000 jobs: work %d, of 750: %d (×%.1f); %d approximated", cfg.Estimates, large, small, float64(large)/float64(small), approx)
 		}
-		t.Logf("%+v: KTH-SP2 flurry of 3,000 jobs: work %d, of 750: %d (×%.1f); %d approximated", cfg, large, small, float64(large)/float64(small), approx)
+		t.Logf("estimates %v: KTH-SP2 flurry of 3,000 jobs: work %d, of 750: %d (×%.1f); %d approximated", cfg.Estimates, large, small, float64(large)/float64(small), approx)
+	}
+}
+
+// features replays jobs through an Online of the default configuration,
+// walking the queue at each question or not, and returns its answers
+// and the features of each question (o.x after it).
+func features(tb testing.TB, P int64, jobs []swf.Job, loop bool) ([]float64, [][nFeatures]float64) {
+	tb.Helper()
+	o, err := NewOnline(Config{}, P)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	o.loop = loop
+	var got []float64
+	var xs [][nFeatures]float64
+	opt := replay.Options{Train: 0.01, OnPredict: func(_ int, _ *swf.Job, _ int64, p []replay.Prediction) {
+		got = append(got, p[0].Point)
+		xs = append(xs, o.x)
+	}}
+	if _, err := replay.Run(context.Background(), jobs, opt, o); err != nil {
+		tb.Fatal(err)
+	}
+	return got, xs
+}
+
+// TestAheadEqualsLoop checks that the features and answers read from the
+// waiting jobs' sums (ahead.go) are those of the walk of the queue, bit
+// for bit, on random flurries with queues and partitions and on the
+// first 6,000 jobs of KTH-SP2 and SDSC-Par (30 queues).
+func TestAheadEqualsLoop(t *testing.T) {
+	type log struct {
+		name string
+		jobs func() ([]swf.Job, int64)
+	}
+	var logs []log
+	for seed := range uint64(3) {
+		logs = append(logs, log{"random", func() ([]swf.Job, int64) {
+			jobs, P := randomFlurry(seed, 500)
+			rng := rand.New(rand.NewPCG(seed, 9))
+			for i := range jobs {
+				jobs[i].Queue, jobs[i].Partition = rng.Int64N(4)-1, rng.Int64N(3)-1
+			}
+			return jobs, P
+		}})
+	}
+	for _, name := range []string{tracetest.KTH, "SDSC-Par-1996-3.1-cln.swf.gz"} {
+		logs = append(logs, log{name, func() ([]swf.Job, int64) {
+			h, jobs, err := swf.ReadFile(tracetest.Path(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			P, _ := h.MachineSize()
+			q, _ := replay.Queues(jobs[:6000])
+			all, _ := replay.All(q)
+			return all, P
+		}})
+	}
+	for _, lg := range logs {
+		jobs, P := lg.jobs()
+		want, wx := features(t, P, jobs, true)
+		jobs, P = lg.jobs()
+		got, gx := features(t, P, jobs, false)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d answers, want %d", lg.name, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] || gx[i] != wx[i] {
+				t.Fatalf("%s: question %d: answer %v, features %v; the walk's %v, %v", lg.name, i, got[i], gx[i], want[i], wx[i])
+			}
+		}
 	}
 }
