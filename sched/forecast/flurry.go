@@ -83,6 +83,7 @@ type live struct {
 	sims     int       // the simulations from Now of the questions at it
 	approx   int       // jobs appended past maxOwn that could have started earlier (Online.Approximated)
 	maxOwn   int       // maxOwn (tests change it; 0: nothing is kept, every question simulated from Now)
+	maxSims  int       // the most simulations from Now at one instant (TestFlurryLogs)
 }
 
 // maxOwn is the number of questions of one instant simulated from Now
@@ -294,7 +295,7 @@ func (f *Forecaster) question(ctx context.Context, s *Snapshot, seq []int64) (in
 				}
 				l.approx += n - from
 			}
-			start, done, err := f.extend(ctx, s, from, past)
+			start, done, err := f.extend(ctx, s, from, past, !same)
 			if err != nil || done {
 				l.seq = seq[n-1]
 				return start, err
@@ -303,6 +304,7 @@ func (f *Forecaster) question(ctx context.Context, s *Snapshot, seq []int64) (in
 		}
 	}
 	l.sims++
+	l.maxSims = max(l.maxSims, l.sims)
 	f.keep = f.lastAsk == s.Now && l.maxOwn > 0 // (the first question of an instant keeps nothing: most are alone)
 	f.lastAsk = s.Now
 	ask := len(s.Running) + n - 1
@@ -317,10 +319,14 @@ func (f *Forecaster) question(ctx context.Context, s *Snapshot, seq []int64) (in
 // otherwise than by arrivals: no simulation kept goes on.
 func (f *Forecaster) changed() { f.gen++ }
 
-// extend answers the question of ask by going on with the simulation
-// kept, and reports whether it could; when it could not, the simulation
-// kept is dropped (and f.jobs and f.starts are simulate's to remake).
-func (f *Forecaster) extend(ctx context.Context, s *Snapshot, from int, approx bool) (int64, bool, error) {
+// extend answers the question about the last waiting job of s by going
+// on with the simulation kept, appending s.Waiting[from:] to it, and
+// returns its start and whether it could; when it could not, the
+// simulation kept is dropped (and f.jobs and f.starts are simulate's to
+// remake). With approx (past maxOwn) a job that could have started
+// earlier, or whose arrival's pass starts a job, is appended all the
+// same, and counted unless counted says the caller counted them all.
+func (f *Forecaster) extend(ctx context.Context, s *Snapshot, from int, approx, counted bool) (int64, bool, error) {
 	l := &f.live
 	sim := l.sim
 	fail := func() (int64, bool, error) {
@@ -329,7 +335,6 @@ func (f *Forecaster) extend(ctx context.Context, s *Snapshot, from int, approx b
 	}
 	ask := len(f.jobs) + len(s.Waiting) - 1 - from // the asked job's index in the simulation
 	f.from, f.to, f.left = int64(ask), int64(ask+1), 1
-	counted := from != l.waiting // (question counted them: they come after a start or an end)
 	for i := from; i < len(s.Waiting); i++ {
 		w := &s.Waiting[i]
 		e := f.estimate(w)

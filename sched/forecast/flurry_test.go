@@ -3,6 +3,7 @@ package forecast
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -213,6 +214,41 @@ func TestAheadEqualsLoop(t *testing.T) {
 		for i := range got {
 			if got[i] != want[i] || gx[i] != wx[i] {
 				t.Fatalf("%s: question %d: answer %v, features %v; the walk's %v, %v", lg.name, i, got[i], gx[i], want[i], wx[i])
+			}
+		}
+	}
+}
+
+// TestFlurryLogs measures, with FORECAST_FLURRY_LOGS set, the most
+// questions of one instant that each archive log of examples/forecast's
+// README simulates from Now, for the estimates' and the forecast's
+// simulations, and fails if a log reaches maxOwn (its answers would be
+// approximate): the figures of maxOwn's doc.
+func TestFlurryLogs(t *testing.T) {
+	if os.Getenv("FORECAST_FLURRY_LOGS") == "" {
+		t.Skip("FORECAST_FLURRY_LOGS=1 replays every archive log (minutes)")
+	}
+	for _, name := range []string{tracetest.KTH, "SDSC-Par-1996-3.1-cln.swf.gz", "OSC-Clust-2000-3.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz",
+		tracetest.CTC, "LANL-CM5-1994-4.1-cln.swf.gz", "SDSC-BLUE-2000-4.2-cln.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz"} {
+		h, jobs, err := swf.ReadFile(tracetest.Path(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := replay.Queues(jobs)
+		all, _ := replay.All(q)
+		P, _ := h.MachineSize()
+		for _, cfg := range flurryConfigs {
+			o, err := NewOnline(cfg, P)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := replay.Run(context.Background(), all, replay.Options{}, o); err != nil {
+				t.Fatal(err)
+			}
+			l := &o.f.live
+			t.Logf("%s (estimates %v): at most %d simulations from Now at an instant; %d questions went on, %d approximated", name, cfg.Estimates, l.maxSims, l.extended, l.approx)
+			if l.maxSims >= maxOwn || l.approx > 0 {
+				t.Errorf("%s (estimates %v): %d simulations from Now at an instant, %d approximated", name, cfg.Estimates, l.maxSims, l.approx)
 			}
 		}
 	}
