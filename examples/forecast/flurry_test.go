@@ -12,7 +12,7 @@ import (
 
 // A flurry of 2,000 jobs in one second on a machine of 32 processors,
 // many of which would backfill ahead of the jobs before them, takes
-// forecast and estimates past the 64 simulations from Now of one instant
+// forecast and estimates past the 128 simulations from Now of one instant
 // (sched/forecast.Online.Approximated): their approximate answers are
 // counted in the text and in -json (flurry_approximated), never silent.
 // One second of 50 such jobs is not, and says nothing.
@@ -41,7 +41,7 @@ func TestFlurryApproximatedSaid(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 			t.Fatal(err)
 		}
-		if (r.Approx > 0) != (n > 64) {
+		if (r.Approx > 0) != (n > 128) {
 			t.Errorf("a flurry of %d jobs: flurry_approximated %d", n, r.Approx)
 		}
 		code, stdout, stderr = runCmd(t, "-predictors", "estimates", path)

@@ -74,7 +74,7 @@ type jsonRow struct {
 	// none did.
 	QuestionsOverMachine int `json:"questions_over_machine,omitempty"`
 	// FlurryApproximated counts the jobs of flurries whose forecast and
-	// estimates answers are approximate: past 64 simulations from the
+	// estimates answers are approximate: past 128 simulations from the
 	// question's instant (sched/forecast.Online.Approximated).
 	FlurryApproximated int `json:"flurry_approximated,omitempty"`
 	// TrailingZeros is the zero bytes after the log's last gzip member,
@@ -228,7 +228,7 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			info.overfull, info.machine)
 	}
 	if info.approximated > 0 {
-		fmt.Fprintf(w, "%d jobs of flurries (questions at one instant) got approximate forecast and estimates answers: past 64 simulations from their instant, each question went on with the simulation of the one before although the job could have started earlier in it, or a job had started or ended since (the cost of a flurry stays linear)\n\n",
+		fmt.Fprintf(w, "%d jobs of flurries (questions at one instant) got approximate forecast and estimates answers: past 128 simulations from their instant, each question went on with the simulation of the one before although the job could have started earlier in it, or a job had started or ended since (the cost of a flurry stays linear)\n\n",
 			info.approximated)
 	}
 	if info.noSize > 0 {

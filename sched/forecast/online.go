@@ -391,7 +391,7 @@ func (o *Online) Overfull() int { return o.f.overfull }
 // Approximated returns how many jobs of a flurry (questions at one
 // instant between which nothing started or ended) were appended to the
 // simulation kept from the question before although they could have
-// started earlier in it, once 64 questions of the instant had been
+// started earlier in it, once 128 questions of the instant had been
 // simulated from Now: the answers from then on at that instant are
 // approximate, their cost linear (the package doc's Cost). None is on
 // the archive logs.
