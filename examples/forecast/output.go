@@ -228,7 +228,7 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			info.overfull, info.machine)
 	}
 	if info.approximated > 0 {
-		fmt.Fprintf(w, "%d jobs of flurries (questions at one instant) got approximate forecast and estimates answers: past 128 simulations from their instant, each question went on with the simulation of the one before although the job could have started earlier in it, or a job had started or ended since (the cost of a flurry stays linear)\n\n",
+		fmt.Fprintf(w, "%d jobs of flurries (questions at one instant) got approximate forecast and estimates answers: past 128 simulations from their instant, the simulation of the question before went on without what it cannot hold (a job that would backfill ahead, answered by the first pass it fits and left out of it; a start or an end since), so that a flurry's cost stays linear\n\n",
 			info.approximated)
 	}
 	if info.noSize > 0 {

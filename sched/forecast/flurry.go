@@ -75,23 +75,26 @@ type live struct {
 	head     int       // no job before head is a waiting one (holder cursor)
 	run      []liveRun // the jobs started (those ended are dropped lazily)
 	front    []slot    // passes' (free, time to shadow), non-dominated
-	extra    int64     // the largest min(free, extra bound) of a pass
-	starts   int       // jobs started so far (a pass of an arrival must start none)
-	extended int       // questions answered by going on (counted for the tests)
-	own      int       // questions that could not go on: simulated from Now
-	at       int64     // the instant of the last question
-	sims     int       // the simulations from Now of the questions at it
-	approx   int       // jobs appended past maxOwn that could have started earlier (Online.Approximated)
-	maxOwn   int       // maxOwn (tests change it; 0: nothing is kept, every question simulated from Now)
-	maxSims  int       // the most simulations from Now at one instant (TestFlurryLogs)
+	passes   []pass    // every pass noted, in time order (past maxOwn: first)
+	blocks   []passBlock
+	extra    int64 // the largest min(free, extra bound) of a pass
+	starts   int   // jobs started so far (a pass of an arrival must start none)
+	extended int   // questions answered by going on (counted for the tests)
+	own      int   // questions that could not go on: simulated from Now
+	at       int64 // the instant of the last question
+	sims     int   // the simulations from Now of the questions at it
+	approx   int   // jobs appended past maxOwn that could have started earlier (Online.Approximated)
+	maxOwn   int   // maxOwn (tests change it; 0: nothing is kept, every question simulated from Now)
+	maxSims  int   // the most simulations from Now at one instant (TestFlurryLogs)
 }
 
 // maxOwn is the number of questions of one instant simulated from Now
 // (each one's own simulation, N²/2 simulated jobs for N of them) after
-// which a job that could have started at an earlier pass of the
-// simulation kept, or one asked after a start or an end at the instant,
-// is appended to it all the same, at its clock, and its answer and those
-// after it are approximate (counted: Online.Approximated). A flurry so
+// which the simulation kept goes on all the same: a job that could have
+// started at an earlier pass of it is answered with the first such pass
+// (its own simulation's start when the tests are exact) and left out of
+// it, a job asked after a start or an end at the instant is appended to
+// it, and those answers are approximate (counted: Online.Approximated). A flurry so
 // costs at most maxOwn simulations of its queue beside a step per job.
 // The archive logs of examples/forecast's README stay below it: CEA-Curie
 // simulates up to 96 questions of an instant from Now (its flurries' jobs
@@ -125,6 +128,7 @@ func (l *live) begin(n int) {
 		l.start = append(l.start, false)
 	}
 	l.head, l.run, l.front, l.extra, l.starts = 0, l.run[:0], l.front[:0], 0, 0
+	l.passes, l.blocks = l.passes[:0], l.blocks[:0]
 }
 
 // keep makes sim, run to the start of the job asked about in s, the one
@@ -177,6 +181,7 @@ func (f *Forecaster) note(sim *sched.Sim) {
 	}
 	if l.head == len(l.start) {
 		l.add(free, math.MaxInt64) // no holder: a job appended would be it
+		l.log(pass{now, free, math.MaxInt64, free})
 		return
 	}
 	h := &f.jobs[l.head]
@@ -185,11 +190,13 @@ func (f *Forecaster) note(sim *sched.Sim) {
 		// (No reservation seen, or one in the past: none with the
 		// eligible policies; taken as no bound at all.)
 		l.add(free, math.MaxInt64)
+		l.log(pass{now, free, math.MaxInt64, free})
 		return
 	}
 	l.add(free, at-now)
-	if free <= l.extra {
-		return // (min(free, bound) cannot raise the largest)
+	if free <= 0 {
+		l.log(pass{now, free, at - now, 0})
+		return
 	}
 	// The bound of the extra processors: free + the running jobs
 	// predicted to end by the shadow − the holder's. Ended jobs go.
@@ -205,7 +212,49 @@ func (f *Forecaster) note(sim *sched.Sim) {
 		}
 	}
 	l.run = keep
-	l.extra = max(l.extra, min(free, sum-h.Size()))
+	fx := min(free, sum-h.Size())
+	l.extra = max(l.extra, fx)
+	l.log(pass{now, free, at - now, fx})
+}
+
+// pass is a pass noted: its instant, the free processors it left, the
+// time from it to the holder's shadow and min(free, the bound of the
+// extra processors).
+type pass struct{ t, free, slack, fx int64 }
+
+// passBlock is the maxima of passBlockLen passes' fields.
+type passBlock struct{ free, slack, fx int64 }
+
+const passBlockLen = 64
+
+// log appends a pass to the passes noted.
+func (l *live) log(p pass) {
+	if len(l.passes)%passBlockLen == 0 {
+		l.blocks = append(l.blocks, passBlock{p.free, p.slack, p.fx})
+	}
+	l.passes = append(l.passes, p)
+	b := &l.blocks[len(l.blocks)-1]
+	b.free, b.slack, b.fx = max(b.free, p.free), max(b.slack, p.slack), max(b.fx, p.fx)
+}
+
+// first returns the instant of the first pass noted at which a job of n
+// processors and estimate e appended to the queue could have started
+// (mayStart's test, pass by pass), −1 if none: the start of such a job
+// past maxOwn (its own simulation's when the tests are exact, as they
+// are without ties at the shadow).
+func (l *live) first(n, e int64) int64 {
+	for bi, b := range l.blocks {
+		if !(b.free >= n && b.slack >= e || b.fx >= n) {
+			continue
+		}
+		end := min((bi+1)*passBlockLen, len(l.passes))
+		for _, p := range l.passes[bi*passBlockLen : end] {
+			if p.free >= n && (p.slack >= e || p.fx >= n) {
+				return p.t
+			}
+		}
+	}
+	return -1
 }
 
 // add puts a pass's (free, slack) into the front, kept by ascending free
@@ -338,6 +387,7 @@ func (f *Forecaster) extend(ctx context.Context, s *Snapshot, from int, approx, 
 	}
 	ask := len(f.jobs) + len(s.Waiting) - 1 - from // the asked job's index in the simulation
 	f.from, f.to, f.left = int64(ask), int64(ask+1), 1
+	answer := int64(-2) // the asked job's start, found without stepping (past maxOwn)
 	for i := from; i < len(s.Waiting); i++ {
 		w := &s.Waiting[i]
 		e := f.estimate(w)
@@ -360,6 +410,19 @@ func (f *Forecaster) extend(ctx context.Context, s *Snapshot, from int, approx, 
 		if jumps && !approx {
 			return fail()
 		}
+		if jumps {
+			// Past maxOwn: its start is the first pass at which it could
+			// have started; it is left out of the simulation kept (its
+			// run lies mostly before the clock), as are its processors
+			// from the later questions' simulations (counted).
+			if !counted {
+				l.approx++
+			}
+			if i == len(s.Waiting)-1 {
+				answer = l.first(sj.Size(), sj.ReqTime)
+			}
+			continue
+		}
 		before := l.starts
 		f.work++
 		if !sim.Submit(sj) {
@@ -372,12 +435,10 @@ func (f *Forecaster) extend(ctx context.Context, s *Snapshot, from int, approx, 
 			// other job to its end to find that out.
 			continue
 		}
-		switch {
-		case jumps || l.starts != before:
-			// Past maxOwn: it arrives at the clock instead of when it
-			// could have started, and may start at once; or the
-			// arrival's pass started a job, which a pass of the instant
-			// it stands for would not (counted).
+		if l.starts != before {
+			// The arrival's pass started a job, which a pass of the
+			// instant it stands for would not: past maxOwn, kept all the
+			// same (counted).
 			if !approx {
 				return fail()
 			}
@@ -386,6 +447,13 @@ func (f *Forecaster) extend(ctx context.Context, s *Snapshot, from int, approx, 
 			}
 		}
 		f.note(sim)
+	}
+	if answer >= -1 {
+		if l.grown {
+			f.overfull++
+		}
+		l.extended++
+		return answer, true, nil
 	}
 	if f.starts[ask] >= 0 || !l.admit[ask] {
 		f.left = 0

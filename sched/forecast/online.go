@@ -388,13 +388,13 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 // them (Forecaster.Forecast), a rule a report counts.
 func (o *Online) Overfull() int { return o.f.overfull }
 
-// Approximated returns how many jobs of a flurry (questions at one
-// instant between which nothing started or ended) were appended to the
-// simulation kept from the question before although they could have
-// started earlier in it, once 128 questions of the instant had been
-// simulated from Now: the answers from then on at that instant are
-// approximate, their cost linear (the package doc's Cost). None is on
-// the archive logs.
+// Approximated returns how many jobs of flurries (questions at one
+// instant) got approximate answers, once 128 questions of their instant
+// had been simulated from Now (the package doc's Cost): a job that could
+// have backfilled ahead in the simulation kept from the question before
+// (answered with the first pass at which it fits, and left out of that
+// simulation), or one appended to it after a start or an end that it
+// does not see. None is on the archive logs.
 func (o *Online) Approximated() int { return o.f.live.approx }
 
 // startsNow reports whether the forward simulation would start j, at
