@@ -14,7 +14,7 @@ import (
 // scripted submissions) — asks Online as many questions at one instant,
 // each a forward simulation of every job ahead of the one asked about:
 // N jobs cost N²/2 simulated jobs (KTH-SP2's first 3,000 jobs in one
-// second: 4.6 s of CPU for the estimates' row alone). The questions of
+// second: 6.1 s of CPU for the estimates' row alone). The questions of
 // one instant differ only by the jobs that arrived between them, at the
 // tail of the queue, so the simulation of the last question can go on
 // for the next one, when that is exactly what the next one's own
@@ -47,11 +47,15 @@ import (
 // simulation of the question's own (the slow path), never an answer.
 //
 // A question that fails the test — a job that would backfill ahead of the
-// jobs before it — is simulated from Now (and that simulation is kept in
-// turn): the cost of a flurry is one simulation step per job start plus
-// one simulation of its own per such job. TestFlurryEqualsOwn checks the
-// answers against the questions' own simulations; TestFlurryLinear counts
-// the simulated jobs.
+// jobs before it — or that follows a start or an end at the instant (the
+// snapshot's running jobs changed) is simulated from Now, and that
+// simulation is kept in turn (the first question of an instant keeps
+// none: most instants have one). Such questions cost a simulation of the
+// queue each, so past maxOwn of them at one instant the answers are
+// approximate (maxOwn's doc): a flurry costs at most maxOwn simulations
+// of its queue and a step per job. TestFlurryEqualsOwn checks the answers
+// against the questions' own simulations; TestFlurryLinear counts the
+// simulated jobs.
 
 // live is the forward simulation kept for the next question of the same
 // instant, and what its passes left.
