@@ -159,6 +159,7 @@ func features(tb testing.TB, P int64, jobs []swf.Job, loop bool) ([]float64, [][
 		tb.Fatal(err)
 	}
 	o.loop = loop
+	o.aheadOn = 16 // (the sums built, used and dropped many times over)
 	var got []float64
 	var xs [][nFeatures]float64
 	opt := replay.Options{Train: 0.01, OnPredict: func(_ int, _ *swf.Job, _ int64, p []replay.Prediction) {

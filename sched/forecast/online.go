@@ -113,7 +113,8 @@ type Online struct {
 	waiting []swf.Job     // in arrival order
 	seq     []int64       // per waiting job: its arrival's number (Forecaster.question)
 	arrived int64         // the arrivals told
-	ahead   ahead         // the waiting jobs' sums (ahead.go)
+	ahead   ahead         // the waiting jobs' sums (ahead.go), kept while the queue is long
+	aheadOn int           // the queue's length past which they are kept (aheadQueue; the tests' less)
 	loop    bool          // features and startsNow walk the queue (the tests' reference)
 	pending map[int64]asked
 	global  *ladder
@@ -175,7 +176,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: newLRU[[2]int64, ring](maxQueues),
 		hourW: newLRU[hourKey, ring](maxHourKeys), lastQC: newLRU[[3]int64, int64](maxQueueClasses),
 		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[3]int64]*ladder),
-		user: newLRU[int64, *ladder](maxUserModels), part0: -1,
+		user: newLRU[int64, *ladder](maxUserModels), part0: -1, aheadOn: aheadQueue,
 	}, nil
 }
 
@@ -194,7 +195,15 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		o.waiting = append(o.waiting, *j)
 		o.arrived++
 		o.seq = append(o.seq, o.arrived)
-		o.ahead.add(j, o.arrived)
+		switch {
+		case o.ahead.on:
+			o.ahead.add(j, o.arrived)
+		case len(o.waiting) > o.aheadOn:
+			o.ahead = ahead{on: true}
+			for i := range o.waiting {
+				o.ahead.add(&o.waiting[i], o.seq[i])
+			}
+		}
 		addTo(o.userQ, j.User, 1)
 	case replay.Start:
 		o.f.changed()
@@ -273,7 +282,12 @@ func (o *Online) removeWaiting(id int64) bool {
 			w := o.waiting[i]
 			o.waiting = append(o.waiting[:i], o.waiting[i+1:]...)
 			o.seq = append(o.seq[:i], o.seq[i+1:]...)
-			o.ahead.remove(&w, o.seq)
+			if o.ahead.on {
+				o.ahead.remove(&w, o.seq)
+				if len(o.waiting) < o.aheadOn/4 {
+					o.ahead = ahead{} // (a short queue is walked: cheaper than its sums)
+				}
+			}
 			return true
 		}
 	}
@@ -423,7 +437,7 @@ func (o *Online) startsNow(j *swf.Job, pos int, busy int64) bool {
 // the sums of ahead instead of walking the queue: it is the last to have
 // arrived (a question at its arrival).
 func (o *Online) fast(pos int) bool {
-	return !o.loop && pos == len(o.waiting)-1 && o.ahead.usable(len(o.waiting))
+	return !o.loop && o.ahead.on && pos == len(o.waiting)-1 && o.ahead.usable(len(o.waiting))
 }
 
 // model is the fitted model for a job of this size: its class's once it
