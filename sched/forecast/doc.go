@@ -62,7 +62,7 @@
 // (Online.Approximated), so a flurry costs 128 simulations of its queue
 // and a step per job (TestFlurryLinear), and the queue's sums the
 // features read are kept, not walked (ahead.go): KTH-SP2's first 10,000
-// jobs in one second take the estimates' row 0.34 s of CPU, 66 s before.
+// jobs in one second take the estimates' row 0.31 s of CPU, 66 s before.
 // No archive log reaches the cap (CEA-Curie 96). Other policies, nodes,
 // and run times past the estimates are simulated per question.
 //
