@@ -254,3 +254,21 @@ func TestFlurryLogs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOnlineFlurry replays a log with a flurry of 10,000 jobs in one
+// second (randomFlurry) through Online and reports jobs/s: each
+// question goes on with the simulation of the one before, or past maxOwn
+// approximates (flurry.go).
+func BenchmarkOnlineFlurry(b *testing.B) {
+	jobs, P := randomFlurry(1, 10000)
+	for b.Loop() {
+		o, err := NewOnline(Config{}, P)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := replay.Run(context.Background(), jobs, replay.Options{Train: 0.01}, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
