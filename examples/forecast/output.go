@@ -73,6 +73,10 @@ type jsonRow struct {
 	// forecast's and estimates' simulations grew the pool; absent when
 	// none did.
 	QuestionsOverMachine int `json:"questions_over_machine,omitempty"`
+	// FlurryApproximated counts the jobs of flurries whose forecast and
+	// estimates answers are approximate: past 128 simulations from the
+	// question's instant (sched/forecast.Online.Approximated).
+	FlurryApproximated int `json:"flurry_approximated,omitempty"`
 	// TrailingZeros is the zero bytes after the log's last gzip member,
 	// ignored (simulate's and swfstat's key; the text's note).
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
@@ -139,7 +143,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	for _, r := range rows {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
-		j.NoRunTime, j.QuestionsOverMachine = info.noRunTime, info.overfull
+		j.NoRunTime, j.QuestionsOverMachine, j.FlurryApproximated = info.noRunTime, info.overfull, info.approximated
 		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
 		if info.madeUp > 0 {
 			j.Changed = map[string]int{cli.MadeUpID: info.madeUp}
@@ -222,6 +226,10 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	if info.overfull > 0 {
 		fmt.Fprintf(w, "%d questions found the log's running jobs holding more than the machine's %d processors (a machine shared, or overlapping records): forecast's and estimates' simulations grew the pool to hold them\n\n",
 			info.overfull, info.machine)
+	}
+	if info.approximated > 0 {
+		fmt.Fprintf(w, "%d jobs of flurries (questions at one instant) got approximate forecast and estimates answers: past 128 simulations from their instant, the simulation of the question before went on without what it cannot hold (a job that would backfill ahead, answered by the first pass it fits and left out of it; a start or an end since), so that a flurry's cost stays linear\n\n",
+			info.approximated)
 	}
 	if info.noSize > 0 {
 		as := "as asking no processors; running, they are in no snapshot"

@@ -90,7 +90,10 @@ type traceInfo struct {
 	// processors than the machine; forecast's and estimates' simulations
 	// grew the pool to hold them (forecast.Online.Overfull).
 	overfull int
-	machine  int64 // processors, or the cores of the nodes
+	// approximated: jobs of flurries whose forecast and estimates answers
+	// are approximate (forecast.Online.Approximated; the larger of the two)
+	approximated int
+	machine      int64 // processors, or the cores of the nodes
 	// nodes is the machine of -nodes (nil: one pool of machine
 	// processors), read from nodesFile.
 	nodes     []swf.Node
@@ -365,6 +368,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		rows[i].scored = scores[i].Scored
 		if sc[i].online != nil {
 			info.overfull = max(info.overfull, sc[i].online.Overfull())
+			info.approximated = max(info.approximated, sc[i].online.Approximated())
 		}
 	}
 	return rows, info, nil

@@ -124,9 +124,20 @@ type Forecaster struct {
 	// the started jobs end.
 	from, to int64
 	left     int
+	keep     bool // the next simulation may be kept for the next question (question)
 	ends     timeHeap
 	obs      sched.Observer // sched.Hooks{Start: f.started}, made once
 	q        swf.Job        // runtime's scratch job
+	// The simulation kept for the next question of the same instant
+	// (flurry.go): gen counts the changes Online was told of (a start,
+	// an end), lastAsk is the instant of the last question.
+	live    live
+	gen     uint64
+	lastAsk int64
+	// work counts the jobs loaded into simulations, the jobs submitted
+	// to one kept and the steps (RunUntil) of all: the cost of the
+	// forecasts, which TestFlurryLinear bounds.
+	work int64
 }
 
 // New returns a Forecaster for cfg.
@@ -134,7 +145,7 @@ func New(cfg Config) (*Forecaster, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	f := &Forecaster{cfg: cfg, rt: cfg.Runtime}
+	f := &Forecaster{cfg: cfg, rt: cfg.Runtime, lastAsk: -1}
 	for _, k := range cfg.Policy.Nodes {
 		f.cores += k.Count * k.Cores
 	}
@@ -142,6 +153,8 @@ func New(cfg Config) (*Forecaster, error) {
 	if f.cores > 0 {
 		f.obs = sched.Hooks{Start: f.started, Submit: f.submitted}
 	}
+	f.live.obs = sched.Hooks{Start: f.started, Submit: f.submitted, Reservation: f.reserved}
+	f.live.maxOwn = maxOwn
 	if f.rt == nil {
 		h, err := predict.NewUserHistory(predict.HistoryConfig{})
 		if err != nil {
@@ -156,6 +169,7 @@ func New(cfg Config) (*Forecaster, error) {
 // actual run time); a caller of Forecast that keeps a Forecaster over time
 // calls it for every job that ends. Online calls it itself.
 func (f *Forecaster) Terminated(j *swf.Job, now int64) {
+	f.gen++ // (the run times predicted change: no simulation kept goes on)
 	f.maxRun = max(f.maxRun, j.RunTime)
 	f.rt.Terminated(j, now)
 }
@@ -246,6 +260,9 @@ func (f *Forecaster) runtime(j *swf.Job, e, now int64) int64 {
 // after the asked ones have started is then not reported; the built-in
 // ones never stall.
 func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, from, count int) error {
+	keep := f.keep
+	f.keep = false
+	f.live.drop()
 	switch {
 	case f.cores > 0 && s.MachineSize != 0 && s.MachineSize != f.cores:
 		return fmt.Errorf("%w: machine size %d, but the nodes have %d cores", errSnapshot, s.MachineSize, f.cores)
@@ -345,7 +362,14 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	}
 	f.from, f.to, f.left = int64(from), int64(from+count), count
 	f.ends = f.ends[:0]
-	sim.Observe(f.obs)
+	rec := keep && extra == nil && f.keepable(s)
+	if rec {
+		f.live.begin(len(f.jobs))
+		sim.Observe(f.live.obs)
+	} else {
+		sim.Observe(f.obs)
+	}
+	f.work += int64(len(f.jobs)) + 1
 	if err := sim.Load(f.jobs); err != nil {
 		return err
 	}
@@ -368,6 +392,9 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	if err := sim.RunUntil(s.Now); err != nil {
 		return err
 	}
+	if rec {
+		f.note(sim)
+	}
 	for i, ok := range f.placed { // (every job arrives at Now)
 		if !ok {
 			r := &s.Running[i]
@@ -382,9 +409,16 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 		if t <= sim.Now() {
 			continue
 		}
+		f.work++
 		if err := sim.RunUntil(t); err != nil {
 			return err
 		}
+		if rec {
+			f.note(sim)
+		}
+	}
+	if rec && f.left == 0 {
+		f.live.keep(sim, s, f.gen, cfg.MachineSize, cfg.MachineSize > s.MachineSize)
 	}
 	if f.left > 0 {
 		// Nothing known runs and an asked job has not started: one that
@@ -400,6 +434,9 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 // job's start and the instant every started job ends.
 func (f *Forecaster) started(now int64, j *swf.Job, _ bool) {
 	f.ends.push(now + max(j.RunTime, 1))
+	if f.live.rec {
+		f.live.started(now, j)
+	}
 	if k := j.ID - 1; k >= f.from && k < f.to && f.starts[k] < 0 {
 		f.starts[k] = now
 		f.left--
@@ -411,6 +448,9 @@ func (f *Forecaster) started(now int64, j *swf.Job, _ bool) {
 func (f *Forecaster) submitted(_ int64, j *swf.Job) {
 	if k := j.ID - 1; k < int64(len(f.placed)) {
 		f.placed[k] = true
+	}
+	if f.live.rec {
+		f.live.admitted(j)
 	}
 }
 

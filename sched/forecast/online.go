@@ -111,6 +111,11 @@ type Online struct {
 	runEnd  []runEnd      // per running job: its predicted end, as at its start
 	runAt   map[int64]int // ID → index in running
 	waiting []swf.Job     // in arrival order
+	seq     []int64       // per waiting job: its arrival's number (Forecaster.question)
+	arrived int64         // the arrivals told
+	ahead   ahead         // the waiting jobs' sums (ahead.go), kept while the queue is long
+	aheadOn int           // the queue's length past which they are kept (aheadQueue; the tests' less)
+	loop    bool          // features and startsNow walk the queue (the tests' reference)
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
@@ -171,7 +176,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: newLRU[[2]int64, ring](maxQueues),
 		hourW: newLRU[hourKey, ring](maxHourKeys), lastQC: newLRU[[3]int64, int64](maxQueueClasses),
 		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[3]int64]*ladder),
-		user: newLRU[int64, *ladder](maxUserModels), part0: -1,
+		user: newLRU[int64, *ladder](maxUserModels), part0: -1, aheadOn: aheadQueue,
 	}, nil
 }
 
@@ -188,8 +193,20 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		}
 		o.multi = o.multi || j.Partition >= 0 && j.Partition != o.part0
 		o.waiting = append(o.waiting, *j)
+		o.arrived++
+		o.seq = append(o.seq, o.arrived)
+		switch {
+		case o.ahead.on:
+			o.ahead.add(j, o.arrived)
+		case len(o.waiting) > o.aheadOn:
+			o.ahead = ahead{on: true}
+			for i := range o.waiting {
+				o.ahead.add(&o.waiting[i], o.seq[i])
+			}
+		}
 		addTo(o.userQ, j.User, 1)
 	case replay.Start:
+		o.f.changed()
 		if o.removeWaiting(j.ID) {
 			addTo(o.userQ, j.User, -1)
 		}
@@ -223,6 +240,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		o.waitAvg += avgStep * (y - o.waitAvg)
 		o.maxWait = max(o.maxWait, j.Wait)
 	case replay.End:
+		o.f.changed()
 		if i, ok := o.runAt[j.ID]; ok {
 			// (What the start added, from the copy kept: the user's count
 			// goes back to what it was, never below it.)
@@ -261,7 +279,15 @@ func (o *Online) grow() {
 func (o *Online) removeWaiting(id int64) bool {
 	for i := range o.waiting {
 		if o.waiting[i].ID == id {
+			w := o.waiting[i]
 			o.waiting = append(o.waiting[:i], o.waiting[i+1:]...)
+			o.seq = append(o.seq[:i], o.seq[i+1:]...)
+			if o.ahead.on {
+				o.ahead.remove(&w, o.seq)
+				if len(o.waiting) < o.aheadOn/4 {
+					o.ahead = ahead{} // (a short queue is walked: cheaper than its sums)
+				}
+			}
 			return true
 		}
 	}
@@ -311,10 +337,11 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		sim = 0
 		o.f.lastMachine = max(o.machine, busy)
 	} else {
-		if err := o.f.simulate(context.Background(), &o.snap, nil, len(o.running)+pos, 1); err != nil {
+		st, err := o.f.question(context.Background(), &o.snap, o.seq[:pos+1])
+		if err != nil {
 			return replay.Prediction{}, err
 		}
-		if st := o.f.starts[len(o.running)+pos]; st >= 0 {
+		if st >= 0 {
 			sim = float64(st - now)
 		}
 	}
@@ -375,6 +402,15 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 // them (Forecaster.Forecast), a rule a report counts.
 func (o *Online) Overfull() int { return o.f.overfull }
 
+// Approximated returns how many jobs of flurries (questions at one
+// instant) got approximate answers, once 128 questions of their instant
+// had been simulated from Now (the package doc's Cost): a job that could
+// have backfilled ahead in the simulation kept from the question before
+// (answered with the first pass at which it fits, and left out of that
+// simulation), or one appended to it after a start or an end that it
+// does not see. None is on the archive logs.
+func (o *Online) Approximated() int { return o.f.live.approx }
+
 // startsNow reports whether the forward simulation would start j, at
 // position pos of the waiting list, at once: it and every job waiting
 // ahead of it fit together in the free processors, under the default
@@ -387,10 +423,21 @@ func (o *Online) startsNow(j *swf.Job, pos int, busy int64) bool {
 		return false
 	}
 	free := max(o.machine, busy) - busy - j.Size()
+	if o.fast(pos) {
+		procs, _, _, _ := o.ahead.of(j, o.seq)
+		return free-procs >= 0
+	}
 	for i := 0; i < pos && free >= 0; i++ {
 		free -= max(o.waiting[i].Size(), 1)
 	}
 	return free >= 0
+}
+
+// fast reports whether the question about the waiting job at pos reads
+// the sums of ahead instead of walking the queue: it is the last to have
+// arrived (a question at its arrival).
+func (o *Online) fast(pos int) bool {
+	return !o.loop && o.ahead.on && pos == len(o.waiting)-1 && o.ahead.usable(len(o.waiting))
 }
 
 // model is the fitted model for a job of this size: its class's once it
@@ -412,7 +459,17 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	oldest := int64(-1)
 	k := sizeClass(j.Size())
 	qp := partOf(j)
-	for i := range pos {
+	walk := pos // the waiting jobs walked
+	if o.fast(pos) {
+		var procs, first int64
+		procs, sameQ, sameQC, first = o.ahead.of(j, o.seq)
+		ahead = float64(procs)
+		if first >= 0 {
+			oldest = o.snap.Now - first
+		}
+		walk = 0
+	}
+	for i := range walk {
 		w := &o.waiting[i]
 		ahead += float64(max(w.Size(), 1)) // (an unknown size is 1, as in x[5])
 		if w.Queue == j.Queue && (qp < 0 || w.Partition == qp) {
