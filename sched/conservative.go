@@ -622,12 +622,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 		default:
 			var fits bool
-			t, fits = prof.Fit(n, d, c.now)
+			t, fits = prof.fitTake(n, d, c.now) // (Fit, then Allocate at t)
 			if !fits {
 				c.ok = false
 				markFresh(ls, k+1)
 			}
-			prof.Allocate(t, d, n)
 		}
 		j := e.job // (read here, not kept across the calls above)
 		if t == c.now {
@@ -816,9 +815,8 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	blocked := len(m.jobs) > 0 // every job the last pass saw holds a reservation after now
 	s.visitNew(m.nextSeq, false, func(j *Job) bool {
 		d := max(j.p, 1)
-		t, fits := prof.Fit(j.n, d, s.now)
+		t, fits := prof.fitTake(j.n, d, s.now) // (Fit, then Allocate at t)
 		ok = ok && fits
-		prof.Allocate(t, d, j.n)
 		if t == s.now {
 			j.backfill = blocked
 			start = append(start, j)
