@@ -107,12 +107,34 @@ func (p *Profile) Allocate(t, d, n int64) {
 	// four shifts (conservative backfilling moves a job by an Allocate
 	// back and one forward).
 	pts := p.pts
-	i := 0 // a slot from now (a start, or a move to now) needs no search
-	if t > pts[0].t {
-		i = p.search(t)
-	} else {
-		t = pts[0].t
+	if t <= pts[0].t {
+		// A slot from now (a start, a move to now, the rebase's gain
+		// from now): every point before end changes, so the walk that
+		// changes them finds end, without a search for it (a probe of 8
+		// points and mostly a binary search past them).
+		j := 1
+		for ; j < len(pts) && pts[j].t < end; j++ {
+			pts[j].free -= n
+		}
+		pts[0].free -= n
+		hasE := j < len(pts) && pts[j].t == end
+		last := pts[j-1].free // the free just before end, after
+		ve := last + n        // the free at end, before
+		if hasE {
+			ve = pts[j].free
+		}
+		switch {
+		case ve == last && hasE: // no change at end: its point goes
+			pts = append(pts[:j], pts[j+1:]...)
+		case ve != last && !hasE: // a change at end: a point there
+			pts = append(pts, point{})
+			copy(pts[j+1:], pts[j:])
+			pts[j] = point{end, ve}
+		}
+		p.pts = pts
+		return
 	}
+	i := p.search(t)
 	j := p.searchNear(i, end) // pts[i:j] lie in [t, end)
 	hasT := i < len(pts) && pts[i].t == t
 	hasE := j < len(pts) && pts[j].t == end
