@@ -574,7 +574,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				// they overlap
 				g := span{r, r + d}
 				var most int64 // the most free over g after the move
-				if fits && t < r && r < t+d {
+				if at == taken {
+					// fitFresh has moved it: only g and its most
+					if fits && t < r && r < t+d {
+						g.lo = t + d
+					}
+					most = prof.most(g.lo, g.hi)
+				} else if fits && t < r && r < t+d {
 					// the slots overlap: only their differences
 					// change (the points are the same, a step
 					// function has one form without equal

@@ -369,11 +369,17 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 // overdrawn nowhere fits where it is: at now that is the first start,
 // and after now the first fit is fitBefore's, before r or r, whose
 // bounded scan costs less than fitOwn's walk past r (and gives the
-// move t's index).
+// move t's index). Any other slot (overdrawn, or before now) is given
+// back and the job's slot taken at its fit (0 if none) at once: at is
+// then taken, and the profile holds the job where it goes (as it was,
+// a step function having one form, when that is r). fitOwn's walk past r
+// and the move's two Allocates cost more than one Allocate and
+// fitTake's walk (27 k such placements on SDSC-BLUE, most moved later).
 func (p *Profile) fitFresh(n, d, now, r int64) (t int64, at int, fits bool) {
 	if r < now || len(p.pts) == 0 || r < p.pts[0].t || p.least(r, r+d) < 0 {
-		t, fits = p.fitOwn(n, d, now, never, r)
-		return t, -1, fits
+		p.Allocate(r, d, -n)
+		t, fits = p.fitTake(n, d, now)
+		return t, taken, fits
 	}
 	if r == now {
 		return r, -1, true
@@ -381,6 +387,9 @@ func (p *Profile) fitFresh(n, d, now, r int64) (t int64, at int, fits bool) {
 	t, at = p.fitBefore(n, d, now, r, r)
 	return t, at, true
 }
+
+// taken is fitFresh's index of a placement it made itself.
+const taken = -2
 
 // fitBefore is fitOwn with a bound (until ≤ r, the slot overdrawn
 // nowhere), which always fits: conservative backfilling's scan of a
