@@ -72,6 +72,41 @@ func (p *Profile) shift(i int, t, r, e, f, n int64) (most int64) {
 		lastB = pts[l-1].free + n
 	}
 	keepF := vf != lastB
+	if j == a && l == b {
+		// No point inside the parts that change, (t, r) and (e, f)
+		// (most moves on SDSC-BLUE: the slot's part taken and its part
+		// given back each hold a step or two): only the four ends are
+		// written, after the points between r and e (pts[m:k]) and the
+		// tail have moved, and the most free over [e, f) is the free at e.
+		w := i + b2i(keepT) + b2i(keepR)           // where pts[m:k] go
+		end := w + k - m + b2i(keepE) + b2i(keepF) // where the tail goes
+		if end > tail {
+			pts = slices.Grow(pts, end-tail)[:size+end-tail]
+			copy(pts[end:], pts[tail:size])
+		}
+		if w != m {
+			copy(pts[w:], pts[m:k])
+		}
+		if end < tail {
+			copy(pts[end:], pts[tail:size])
+		}
+		if keepT {
+			pts[i] = point{t, vt - n}
+		}
+		if keepR {
+			pts[w-1] = point{r, vr}
+		}
+		x := w + k - m
+		if keepE {
+			pts[x] = point{e, ve + n}
+			x++
+		}
+		if keepF {
+			pts[x] = point{f, vf}
+		}
+		p.pts = pts[:size+end-tail]
+		return ve + n
+	}
 	sA := b2i(keepT) - b2i(hasT)
 	sM := sA + b2i(keepR) - b2i(hasR)
 	sB := sM + b2i(keepE) - b2i(hasE)
