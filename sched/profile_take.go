@@ -16,26 +16,26 @@ func (p *Profile) fitTake(n, d, from int64) (int64, bool) {
 		return t, fits
 	}
 	pts := p.pts
-	// Fit's walk from the first point (every start is a point's time):
-	// c is the start's index, j the first point at or after its end
-	c, j, open := 0, 0, false
+	// Fit's walk from the first point (every start is a point's time),
+	// in two loops that alternate, one over the steps of fewer than n,
+	// one over a window open at c until a step begins at its end: c is
+	// the start's index, j the first point at or after its end
+	c, j := 0, 0
 	end := int64(0)
-	for ; j < len(pts); j++ {
-		q := pts[j]
-		if open && q.t >= end {
+	for {
+		for j < len(pts) && pts[j].free < n {
+			j++
+		}
+		if j == len(pts) {
+			p.Allocate(0, d, n)
+			return 0, false
+		}
+		c, end = j, pts[j].t+d
+		for j++; j < len(pts) && pts[j].t < end && pts[j].free >= n; j++ {
+		}
+		if j == len(pts) || pts[j].t >= end {
 			break
 		}
-		if q.free >= n {
-			if !open {
-				c, open, end = j, true, q.t+d
-			}
-		} else {
-			open = false
-		}
-	}
-	if !open {
-		p.Allocate(0, d, n)
-		return 0, false
 	}
 	// Allocate(t, d, n) with its indices: a point at t (c), pts[c+1:j]
 	// inside the slot, j the first at or after end
