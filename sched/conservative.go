@@ -595,6 +595,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				} else if at >= 0 && t+d < r {
 					// apart: one walk and one shift of the tail too
 					most = prof.shift(at, t, t+d, r, r+d, n)
+				} else if at >= 0 && t+d == r {
+					most = prof.swap(at, t, r, r+d, n) // end to end
 				} else {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)
