@@ -821,21 +821,35 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	ok := true
 	start := m.start[:0]
 	blocked := len(m.jobs) > 0 // every job the last pass saw holds a reservation after now
-	s.visitNew(m.nextSeq, false, func(j *Job) bool {
+	// the arrivals since the last pass (visitNew's walk, without a
+	// closure's call a job): a copy first, as an observer's submission
+	// during the reservations changes the queue
+	q := &s.waitFCFS
+	i := len(q.items)
+	for i > q.head && (q.items[i-1] == nil || q.items[i-1].seq >= m.nextSeq) {
+		i--
+	}
+	fresh := s.fresh[:0]
+	for _, j := range q.items[i:] {
+		if j != nil {
+			fresh = append(fresh, j)
+		}
+	}
+	for _, j := range fresh {
 		d := max(j.p, 1)
 		t, fits := prof.fitTake(j.n, d, s.now) // (Fit, then Allocate at t)
 		ok = ok && fits
 		if t == s.now {
 			j.backfill = blocked
 			start = append(start, j)
-			return true
+			continue
 		}
 		blocked = true
 		s.reserve(j, t)
 		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: len(m.after) - 1, job: j})
 		m.minRes = min(m.minRes, t)
-		return true
-	})
+	}
+	s.fresh = fresh[:0]
 	m.final, prof.pts = prof.pts, m.final[:0] // (see conservativePass)
 	m.ok = ok
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
