@@ -447,22 +447,25 @@ func (p *Profile) fitBefore(n, d, from, until, r int64) (int64, int) {
 		// an open step runs past r (the next begins after r: the
 		// slot's n more free carry it on), so one test of each step's
 		// time.
+		// c is cand's index in pts (its step's: the steps begin at or
+		// after from, pts[0] being at from), for the fit's index
+		c := u
 		cand := max(ps[u].t, from)
 		stop := min(cand+max(d, 1), r+1)
 		for u++; u < uint(len(ps)) && ps[u].free >= n; u++ {
 			if ps[u].t >= stop {
-				return cand, p.back(pts, int(u), cand)
+				return cand, len(p.pts) - len(pts) + int(c)
 			}
 		}
 		// step u (no step of ps has ended after r) holds fewer than n,
 		// or is the last
 		if q := pts[u]; q.t >= stop {
-			return cand, p.back(pts, int(u), cand)
+			return cand, len(p.pts) - len(pts) + int(c)
 		}
 		if u >= uint(len(ps)) || nx[u].t > r {
 			// the window reaches r, or the last step holds n
 			if q := pts[u]; q.t >= r || q.free >= n {
-				return cand, p.back(pts, int(u), cand)
+				return cand, len(p.pts) - len(pts) + int(c)
 			}
 			return r, 0
 		}
