@@ -989,11 +989,22 @@ func (s *Sim) consStarted(m *consMemo, start []*Job, k0 int) {
 // log's change at now.
 func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	now := s.now
-	ev := append(m.ev[:0], point{now + 1, 0}) // (t, change of the difference at t)
+	// (t, change of the difference at t) after now; the changes at now
+	// (most entries' starts: a job started or ended now, or earlier)
+	// summed in v, not sorted
+	ev := append(m.ev[:0], point{now + 1, 0})
+	v := int64(0)
 	for _, q := range m.log {
-		if lo, hi := max(q.t, now), q.t+q.d; lo < hi {
-			ev = append(ev, point{lo, -q.n}, point{hi, q.n})
+		lo, hi := max(q.t, now), q.t+q.d
+		switch {
+		case lo >= hi:
+			continue
+		case lo == now:
+			v -= q.n
+		default:
+			ev = append(ev, point{lo, -q.n})
 		}
+		ev = append(ev, point{hi, q.n})
 	}
 	if len(ev) <= 32 { // mostly a few: an insertion sort, no call per comparison
 		for i := 1; i < len(ev); i++ {
@@ -1004,10 +1015,8 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	} else {
 		slices.SortFunc(ev, func(a, b point) int { return cmp.Compare(a.t, b.t) })
 	}
-	v, i := int64(0), 0
-	for ; i < len(ev) && ev[i].t == now; i++ {
-		v += ev[i].free
-	}
+	// (every event of ev is after now)
+	i := 0
 	e := s.endingFree() // free from now, though still running (endsNow)
 	v0 := s.free + e - m.free0
 	if now != m.now0 {
