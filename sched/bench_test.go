@@ -918,6 +918,44 @@ import (
 //	searchFrom without its bounds check: no form (uint indices, a
 //	length and base, a sub-slice) lets go1.26's prove pass drop it.
 //
+// Then (2026-12-04, 10:15–12:25 UTC, helper conserv; the same callgrind,
+// at 12e8759b): conservative 4,098.7 M, EASY 1,283.4 M (3.194×); 3×
+// needed 249 M less. Nine cuts, each its own commit with the five logs'
+// -jobs-out and report byte-identical and go test ./sched/... passing
+// (CHANGELOG): fitTake for the arrivals planned alone and the placements
+// with nothing known (Fit's walk gives Allocate its indices): 4,060.5 M;
+// Allocate from the first point finding the slot's end by its walk:
+// 4,020.0 M; fitFresh's overdrawn slots given back and taken by fitTake
+// (taken) instead of fitOwn and two Allocates: 3,999.5 M; shift writing
+// only the four ends when no point lies inside the changed parts (617 k
+// of the 1.07 M moves): 3,978.1 M; fitTake's walk in two loops:
+// 3,973.5 M; swap for end-to-end moves (t+d = r, 29.6 k): 3,963.8 M;
+// conservativeArrivals' own walk of the arrivals (−5.0 M when measured
+// above, now −6.8 M): 3,957.0 M; fitBefore's fit index noted where its
+// window opened, without back's walk: 3,939.0 M; consDiff summing the
+// changes at now unsorted: 3,928.2 M (3.063×). Counted on scratch
+// copies: fitBefore's 3.04 M calls end 182 k at a fit in the first
+// window, 1.14 M fruitless there (637 k of them with the window reaching
+// r, 618 k from now) and 1.72 M past it (1.05 M moves); of the placement
+// loop's 6.18 M visits to a settled job past keepFront, 1.49 M have no
+// start to scan, 682 k of them because no span's most reaches n.
+// Measured and dropped:
+//
+//	shift's end-only path as its own function (18 arguments): 3,997.7 M
+//	against 3,978.1 M inlined;
+//	shift's other moves written through a buffer of 18 points (the two
+//	changed parts built in it, then copied in): 3,973.5 M → 4,014.3 M;
+//	fitBefore without its first test (from ≥ until, which the next one
+//	covers): 3,963.7 M → 3,989.7 M (the same code, laid out otherwise);
+//	the overlapping move by shift directly, not moveAt: 3,938.5 M →
+//	3,939.5 M;
+//	a second noStart proof, the fruitless scan of fewest processors in
+//	the pass (spoiled as the last one is): 62.6 k of the 2.98 M scans
+//	spared, at most 15 M; not built.
+//
+// Now 3,928.2 M against EASY's 1,282.5 M (3.063×); 3× needs 81 M less.
+// CPU, 11 alternated rounds: 3.27× before, 3.23× after.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the

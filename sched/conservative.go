@@ -574,7 +574,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				// they overlap
 				g := span{r, r + d}
 				var most int64 // the most free over g after the move
-				if fits && t < r && r < t+d {
+				if at == taken {
+					// fitFresh has moved it: only g and its most
+					if fits && t < r && r < t+d {
+						g.lo = t + d
+					}
+					most = prof.most(g.lo, g.hi)
+				} else if fits && t < r && r < t+d {
 					// the slots overlap: only their differences
 					// change (the points are the same, a step
 					// function has one form without equal
@@ -589,6 +595,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				} else if at >= 0 && t+d < r {
 					// apart: one walk and one shift of the tail too
 					most = prof.shift(at, t, t+d, r, r+d, n)
+				} else if at >= 0 && t+d == r {
+					most = prof.swap(at, t, r, r+d, n) // end to end
 				} else {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)
@@ -622,12 +630,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 		default:
 			var fits bool
-			t, fits = prof.Fit(n, d, c.now)
+			t, fits = prof.fitTake(n, d, c.now) // (Fit, then Allocate at t)
 			if !fits {
 				c.ok = false
 				markFresh(ls, k+1)
 			}
-			prof.Allocate(t, d, n)
 		}
 		j := e.job // (read here, not kept across the calls above)
 		if t == c.now {
@@ -814,22 +821,35 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	ok := true
 	start := m.start[:0]
 	blocked := len(m.jobs) > 0 // every job the last pass saw holds a reservation after now
-	s.visitNew(m.nextSeq, false, func(j *Job) bool {
+	// the arrivals since the last pass (visitNew's walk, without a
+	// closure's call a job): a copy first, as an observer's submission
+	// during the reservations changes the queue
+	q := &s.waitFCFS
+	i := len(q.items)
+	for i > q.head && (q.items[i-1] == nil || q.items[i-1].seq >= m.nextSeq) {
+		i--
+	}
+	fresh := s.fresh[:0]
+	for _, j := range q.items[i:] {
+		if j != nil {
+			fresh = append(fresh, j)
+		}
+	}
+	for _, j := range fresh {
 		d := max(j.p, 1)
-		t, fits := prof.Fit(j.n, d, s.now)
+		t, fits := prof.fitTake(j.n, d, s.now) // (Fit, then Allocate at t)
 		ok = ok && fits
-		prof.Allocate(t, d, j.n)
 		if t == s.now {
 			j.backfill = blocked
 			start = append(start, j)
-			return true
+			continue
 		}
 		blocked = true
 		s.reserve(j, t)
 		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: len(m.after) - 1, job: j})
 		m.minRes = min(m.minRes, t)
-		return true
-	})
+	}
+	s.fresh = fresh[:0]
 	m.final, prof.pts = prof.pts, m.final[:0] // (see conservativePass)
 	m.ok = ok
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
@@ -969,11 +989,22 @@ func (s *Sim) consStarted(m *consMemo, start []*Job, k0 int) {
 // log's change at now.
 func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	now := s.now
-	ev := append(m.ev[:0], point{now + 1, 0}) // (t, change of the difference at t)
+	// (t, change of the difference at t) after now; the changes at now
+	// (most entries' starts: a job started or ended now, or earlier)
+	// summed in v, not sorted
+	ev := append(m.ev[:0], point{now + 1, 0})
+	v := int64(0)
 	for _, q := range m.log {
-		if lo, hi := max(q.t, now), q.t+q.d; lo < hi {
-			ev = append(ev, point{lo, -q.n}, point{hi, q.n})
+		lo, hi := max(q.t, now), q.t+q.d
+		switch {
+		case lo >= hi:
+			continue
+		case lo == now:
+			v -= q.n
+		default:
+			ev = append(ev, point{lo, -q.n})
 		}
+		ev = append(ev, point{hi, q.n})
 	}
 	if len(ev) <= 32 { // mostly a few: an insertion sort, no call per comparison
 		for i := 1; i < len(ev); i++ {
@@ -984,10 +1015,8 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	} else {
 		slices.SortFunc(ev, func(a, b point) int { return cmp.Compare(a.t, b.t) })
 	}
-	v, i := int64(0), 0
-	for ; i < len(ev) && ev[i].t == now; i++ {
-		v += ev[i].free
-	}
+	// (every event of ev is after now)
+	i := 0
 	e := s.endingFree() // free from now, though still running (endsNow)
 	v0 := s.free + e - m.free0
 	if now != m.now0 {

@@ -107,12 +107,34 @@ func (p *Profile) Allocate(t, d, n int64) {
 	// four shifts (conservative backfilling moves a job by an Allocate
 	// back and one forward).
 	pts := p.pts
-	i := 0 // a slot from now (a start, or a move to now) needs no search
-	if t > pts[0].t {
-		i = p.search(t)
-	} else {
-		t = pts[0].t
+	if t <= pts[0].t {
+		// A slot from now (a start, a move to now, the rebase's gain
+		// from now): every point before end changes, so the walk that
+		// changes them finds end, without a search for it (a probe of 8
+		// points and mostly a binary search past them).
+		j := 1
+		for ; j < len(pts) && pts[j].t < end; j++ {
+			pts[j].free -= n
+		}
+		pts[0].free -= n
+		hasE := j < len(pts) && pts[j].t == end
+		last := pts[j-1].free // the free just before end, after
+		ve := last + n        // the free at end, before
+		if hasE {
+			ve = pts[j].free
+		}
+		switch {
+		case ve == last && hasE: // no change at end: its point goes
+			pts = append(pts[:j], pts[j+1:]...)
+		case ve != last && !hasE: // a change at end: a point there
+			pts = append(pts, point{})
+			copy(pts[j+1:], pts[j:])
+			pts[j] = point{end, ve}
+		}
+		p.pts = pts
+		return
 	}
+	i := p.search(t)
 	j := p.searchNear(i, end) // pts[i:j] lie in [t, end)
 	hasT := i < len(pts) && pts[i].t == t
 	hasE := j < len(pts) && pts[j].t == end
@@ -347,11 +369,17 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 // overdrawn nowhere fits where it is: at now that is the first start,
 // and after now the first fit is fitBefore's, before r or r, whose
 // bounded scan costs less than fitOwn's walk past r (and gives the
-// move t's index).
+// move t's index). Any other slot (overdrawn, or before now) is given
+// back and the job's slot taken at its fit (0 if none) at once: at is
+// then taken, and the profile holds the job where it goes (as it was,
+// a step function having one form, when that is r). fitOwn's walk past r
+// and the move's two Allocates cost more than one Allocate and
+// fitTake's walk (27 k such placements on SDSC-BLUE, most moved later).
 func (p *Profile) fitFresh(n, d, now, r int64) (t int64, at int, fits bool) {
 	if r < now || len(p.pts) == 0 || r < p.pts[0].t || p.least(r, r+d) < 0 {
-		t, fits = p.fitOwn(n, d, now, never, r)
-		return t, -1, fits
+		p.Allocate(r, d, -n)
+		t, fits = p.fitTake(n, d, now)
+		return t, taken, fits
 	}
 	if r == now {
 		return r, -1, true
@@ -359,6 +387,9 @@ func (p *Profile) fitFresh(n, d, now, r int64) (t int64, at int, fits bool) {
 	t, at = p.fitBefore(n, d, now, r, r)
 	return t, at, true
 }
+
+// taken is fitFresh's index of a placement it made itself.
+const taken = -2
 
 // fitBefore is fitOwn with a bound (until ≤ r, the slot overdrawn
 // nowhere), which always fits: conservative backfilling's scan of a
@@ -416,22 +447,25 @@ func (p *Profile) fitBefore(n, d, from, until, r int64) (int64, int) {
 		// an open step runs past r (the next begins after r: the
 		// slot's n more free carry it on), so one test of each step's
 		// time.
+		// c is cand's index in pts (its step's: the steps begin at or
+		// after from, pts[0] being at from), for the fit's index
+		c := u
 		cand := max(ps[u].t, from)
 		stop := min(cand+max(d, 1), r+1)
 		for u++; u < uint(len(ps)) && ps[u].free >= n; u++ {
 			if ps[u].t >= stop {
-				return cand, p.back(pts, int(u), cand)
+				return cand, len(p.pts) - len(pts) + int(c)
 			}
 		}
 		// step u (no step of ps has ended after r) holds fewer than n,
 		// or is the last
 		if q := pts[u]; q.t >= stop {
-			return cand, p.back(pts, int(u), cand)
+			return cand, len(p.pts) - len(pts) + int(c)
 		}
 		if u >= uint(len(ps)) || nx[u].t > r {
 			// the window reaches r, or the last step holds n
 			if q := pts[u]; q.t >= r || q.free >= n {
-				return cand, p.back(pts, int(u), cand)
+				return cand, len(p.pts) - len(pts) + int(c)
 			}
 			return r, 0
 		}

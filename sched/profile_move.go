@@ -72,6 +72,41 @@ func (p *Profile) shift(i int, t, r, e, f, n int64) (most int64) {
 		lastB = pts[l-1].free + n
 	}
 	keepF := vf != lastB
+	if j == a && l == b {
+		// No point inside the parts that change, (t, r) and (e, f)
+		// (most moves on SDSC-BLUE: the slot's part taken and its part
+		// given back each hold a step or two): only the four ends are
+		// written, after the points between r and e (pts[m:k]) and the
+		// tail have moved, and the most free over [e, f) is the free at e.
+		w := i + b2i(keepT) + b2i(keepR)           // where pts[m:k] go
+		end := w + k - m + b2i(keepE) + b2i(keepF) // where the tail goes
+		if end > tail {
+			pts = slices.Grow(pts, end-tail)[:size+end-tail]
+			copy(pts[end:], pts[tail:size])
+		}
+		if w != m {
+			copy(pts[w:], pts[m:k])
+		}
+		if end < tail {
+			copy(pts[end:], pts[tail:size])
+		}
+		if keepT {
+			pts[i] = point{t, vt - n}
+		}
+		if keepR {
+			pts[w-1] = point{r, vr}
+		}
+		x := w + k - m
+		if keepE {
+			pts[x] = point{e, ve + n}
+			x++
+		}
+		if keepF {
+			pts[x] = point{f, vf}
+		}
+		p.pts = pts[:size+end-tail]
+		return ve + n
+	}
 	sA := b2i(keepT) - b2i(hasT)
 	sM := sA + b2i(keepR) - b2i(hasR)
 	sB := sM + b2i(keepE) - b2i(hasE)
@@ -119,6 +154,76 @@ func (p *Profile) shift(i int, t, r, e, f, n int64) (most int64) {
 	}
 	p.pts = pts[:size+sT]
 	most = ve + n // the free from e on, a point there or not
+	for _, q := range pts[b+sB : l+sB] {
+		most = max(most, q.free)
+	}
+	return most
+}
+
+// swap takes n processors over [t, r) and gives n back over [r, f), t <
+// r < f, t at or after the first point and i the index of the first
+// point at or after t: a move into the slot that ends where the old one
+// begins (t+d = r, which shift cannot take: its ends r and e would be
+// one), as Allocate(r, d, -n) then Allocate(t, d, n) do, with one walk
+// and one shift of the tail instead of two searches, two walks and two
+// shifts each. It returns the most processors free over [r, f) after it,
+// as shift does. 29.6 k moves on SDSC-BLUE.
+func (p *Profile) swap(i int, t, r, f, n int64) (most int64) {
+	pts := p.pts
+	size := len(pts)
+	hasT, vt := endAt(pts, i, t)
+	a := i + b2i(hasT) // pts[a:j] lie in (t, r): n fewer free
+	j := p.searchNear(a, r)
+	hasR, vr := endAt(pts, j, r)
+	b := j + b2i(hasR) // pts[b:l] lie in (r, f): n more free
+	l := p.searchNear(b, f)
+	hasF, vf := endAt(pts, l, f)
+	tail := l + b2i(hasF)
+	keepT := i == 0 || pts[i-1].free != vt-n
+	lastA := vt - n
+	if j > a {
+		lastA = pts[j-1].free - n
+	}
+	keepR := vr+n != lastA
+	lastB := vr + n
+	if l > b {
+		lastB = pts[l-1].free + n
+	}
+	keepF := vf != lastB
+	sA := b2i(keepT) - b2i(hasT)
+	sB := sA + b2i(keepR) - b2i(hasR)
+	sT := sB + b2i(keepF) - b2i(hasF)
+	if sT > 0 {
+		pts = slices.Grow(pts, sT)[:size+sT]
+	}
+	// as in shift: the segments that move left, left to right, then
+	// the tail, then those that move right, right to left
+	if sA < 0 {
+		addDown(pts, a, j, sA, -n)
+	}
+	if sB < 0 {
+		addDown(pts, b, l, sB, n)
+	}
+	if sT != 0 && size > tail {
+		copy(pts[tail+sT:], pts[tail:size])
+	}
+	if sB >= 0 {
+		addUp(pts, b, l, sB, n)
+	}
+	if sA >= 0 {
+		addUp(pts, a, j, sA, -n)
+	}
+	if keepT {
+		pts[i] = point{t, vt - n}
+	}
+	if keepR {
+		pts[j+sA] = point{r, vr + n}
+	}
+	if keepF {
+		pts[l+sB] = point{f, vf}
+	}
+	p.pts = pts[:size+sT]
+	most = vr + n // the free from r on, a point there or not
 	for _, q := range pts[b+sB : l+sB] {
 		most = max(most, q.free)
 	}

@@ -204,7 +204,8 @@ func TestAllocateMatchesSplits(t *testing.T) {
 // stands for (the slot's part before the old one taken, its part after
 // the new one given back) for random profiles and overlapping slots (held
 // in the profile or not, at points, between, before now, past the last, n
-// of 0 or negative); and shift so for slots apart.
+// of 0 or negative); and shift so for slots apart, and swap for slots
+// end to end.
 func TestMoveMatchesAllocates(t *testing.T) {
 	var p, q Profile
 	rapid.Check(t, func(t *rapid.T) {
@@ -236,6 +237,20 @@ func TestMoveMatchesAllocates(t *testing.T) {
 				}
 				if want := q.most(r, r+d); most != want {
 					t.Fatalf("shift(%d, %d, %d, %d) on %v: the most free over the slot given back %d, want %d", at, at+d, r, r+d, p.pts, most, want)
+				}
+				continue
+			}
+			if at >= p.pts[0].t && rapid.Bool().Draw(t, "end to end") {
+				// a slot that ends where the old one begins (swap)
+				d = r - at
+				most := p.swap(p.search(at), at, r, r+d, n)
+				q.Allocate(r, d, -n)
+				q.Allocate(at, d, n)
+				if !slices.Equal(p.pts, q.pts) {
+					t.Fatalf("swap(%d, %d, %d): %v; Allocates: %v", at, r, r+d, p.pts, q.pts)
+				}
+				if want := q.most(r, r+d); most != want {
+					t.Fatalf("swap(%d, %d, %d) on %v: the most free over the slot given back %d, want %d", at, r, r+d, p.pts, most, want)
 				}
 				continue
 			}
