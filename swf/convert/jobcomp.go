@@ -157,15 +157,16 @@ func jobcompRecord(b *builder, line string, num int) error {
 		r.id = h + "+" + o
 		r.note(noteHet)
 	}
-	var why [2]string
+	var why [3]string
 	r.user, why[0] = nameOf(kv["UserId"], "user")
 	r.group, why[1] = nameOf(kv["GroupId"], "group")
+	r.queue, why[2] = slurmPartition(kv["Partition"])
 	for _, n := range why {
 		if n != "" {
 			r.note(n)
 		}
 	}
-	r.queue, r.exe = kv["Partition"], cmp.Or(kv["Name"], kv["JobName"])
+	r.exe = cmp.Or(kv["Name"], kv["JobName"])
 	if b.accounts() {
 		r.group, r.qos = kv["Account"], kv["QOS"]
 	}

@@ -121,7 +121,9 @@ type Result struct {
 // the record, its lines joined back); "user name unresolved: its id" and
 // "group ..." (jobcomp and scontrol: Slurm's "(null)(1234)" for an id
 // without a name, read as the user 1234); "user unknown ((null), no id)"
-// and "group ..."; "unreadable FIELD" (the field is -1 and the error is
+// and "group ..."; "no partition (empty, N/A or (null))" (sacct, sacct
+// --json, jobcomp, snapshots: the queue is -1, not a queue named "N/A");
+// "unreadable FIELD" (the field is -1 and the error is
 // in Errors).
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no

@@ -258,8 +258,11 @@ func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 		q.ID = h + "+" + o
 	}
 	var why string
-	q.Name, q.Partition = kv["JobName"], kv["Partition"]
+	q.Name = kv["JobName"]
 	if q.User, why = nameOf(kv["UserId"], "user"); why != "" {
+		q.note(why)
+	}
+	if q.Partition, why = slurmPartition(kv["Partition"]); why != "" {
 		q.note(why)
 	}
 	if a := kv["Account"]; a != "(null)" {
