@@ -31,8 +31,9 @@ const Max = 1 << 40
 // {"infinite":true} and INFINITE (4294967295). 65534 and 65535 are values:
 // the 16-bit sentinels are not those of any field read.
 // Big is a number past ±Max, as 1e300: neither a value nor a sentinel,
-// so the field is unreadable. A string that is no number, true, false or
-// a list is an error (a *json.UnmarshalTypeError).
+// so the field is unreadable. A string that is no number, a number with a
+// fractional part (2.5, "2.5": Slurm writes integers), true, false or a
+// list is an error (a *json.UnmarshalTypeError).
 type Num struct {
 	V        int64
 	Set, Inf bool
@@ -124,6 +125,13 @@ func (n *Num) number(s string) error {
 	case f < -Max || f > Max:
 		n.Big = true // as 1e300 or -1e9: not a value, not a sentinel either
 		return nil
+	}
+	if f != math.Trunc(f) {
+		// Slurm writes every number read as an integer: 2.5 is no count,
+		// time or id, and was cut to 2 without a word. Refused, as
+		// "Unknown" is, so the caller names the field; a whole number
+		// written as a float (2.0, 1.7e9) is that number.
+		return &json.UnmarshalTypeError{Value: "fractional number " + Clip(s), Type: numType}
 	}
 	n.V, n.Set = int64(f), true
 	return nil

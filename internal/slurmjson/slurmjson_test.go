@@ -14,7 +14,11 @@ func TestNumForms(t *testing.T) {
 		`18446744073709551615`: "0 set inf", `18446744073709551610`: "0 big", `99999999999999999999999`: "0 big", `-5`: "-5 set",
 		`{"set":true,"infinite":false,"number":42}`: "42 set", `{"set":false,"infinite":false,"number":42}`: "0",
 		`{"set":true,"infinite":true,"number":0}`: "0 set inf", `{"set":true,"infinite":false,"number":1e300}`: "0 big",
-		`"Unknown"`: "error", `true`: "error", `[1]`: "error", `{"set":"yes"}`: "error",
+		`"Unknown"`: "error", `true`: "error",
+		// A fraction is refused (it read as 2, cut without a word); a
+		// whole number written as a float is that number.
+		`2.5`: "error", `"2.5"`: "error", `-0.5`: "error", `{"set":true,"infinite":false,"number":2.5}`: "error", `1e-3`: "error",
+		`2.0`: "2 set", `1.7e9`: "1700000000 set", `"3.0"`: "3 set", `[1]`: "error", `{"set":"yes"}`: "error",
 	} {
 		var n Num
 		got := "error"

@@ -157,8 +157,16 @@ func jobcompRecord(b *builder, line string, num int) error {
 		r.id = h + "+" + o
 		r.note(noteHet)
 	}
-	r.user, r.group = nameOf(kv["UserId"]), nameOf(kv["GroupId"])
-	r.queue, r.exe = kv["Partition"], cmp.Or(kv["Name"], kv["JobName"])
+	var why [3]string
+	r.user, why[0] = nameOf(kv["UserId"], "user")
+	r.group, why[1] = nameOf(kv["GroupId"], "group")
+	r.queue, why[2] = slurmPartition(kv["Partition"])
+	for _, n := range why {
+		if n != "" {
+			r.note(n)
+		}
+	}
+	r.exe = cmp.Or(kv["Name"], kv["JobName"])
 	if b.accounts() {
 		r.group, r.qos = kv["Account"], kv["QOS"]
 	}
@@ -267,12 +275,26 @@ func jobcompRecord(b *builder, line string, num int) error {
 	return nil
 }
 
-// nameOf returns the name of "alice(1000)", or the number when the name
-// is empty ("(1000)").
-func nameOf(s string) string {
-	name, id, ok := strings.Cut(s, "(")
-	if !ok || name != "" {
-		return name
+// nameOf returns the name of "alice(1000)" (Slurm's UserId and GroupId:
+// name(id)), or, with a note, the number when Slurm could not resolve the
+// name ("(null)(1000)", written so when the uid has no passwd entry, or
+// "(1000)"): "(null)(1000)" was the user "null)(1000". With no number
+// either ("(null)", "(null)()") the user is unknown, noted. what is
+// "user" or "group", for the note.
+func nameOf(s, what string) (name, note string) {
+	i := strings.LastIndexByte(s, '(')
+	if i < 0 || !strings.HasSuffix(s, ")") {
+		if s == "(null)" {
+			return "", what + " unknown ((null), no id)"
+		}
+		return s, ""
 	}
-	return strings.TrimSuffix(id, ")")
+	name, id := s[:i], s[i+1:len(s)-1]
+	if name != "" && name != "(null)" {
+		return name, ""
+	}
+	if _, err := parseCount(id); err != nil || id == "" {
+		return "", what + " unknown ((null), no id)"
+	}
+	return id, what + " name unresolved: its id"
 }

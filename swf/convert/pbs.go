@@ -89,6 +89,11 @@ type pbsJob struct {
 	reruns   int               // S records after the first: counted when the job is filed
 	rerunR   bool              // an R record since the latest S: the job is queued again
 	seq      int               // order of its first record, for a stable finish
+	// The wall clocks of the Q, S, E and D (or A) records, "2006-01-02
+	// 15:04:05", when Options.Location is not UTC: the times the job
+	// takes from its records (no ctime, start or end) are settled by
+	// them at a daylight-saving change, as the Slurm readers' are.
+	queuedAt, startedAt, endedAt, deletedAt string
 }
 
 // pbsParser keeps the open jobs only: a job filed is the builder's
@@ -126,6 +131,10 @@ func (p *pbsParser) record(line string, num int) error {
 	}
 	if err := checkTime(when.Unix()); err != nil {
 		return b.malformed(num, "timestamp", parts[0], err)
+	}
+	wall := "" // the wall clock written, for settleRepeatedHour
+	if b.opt.location() != time.UTC {
+		wall = pbsWall(parts[0])
 	}
 	typ, id := parts[1], strings.TrimSpace(parts[2])
 	attrs := ""
@@ -185,7 +194,7 @@ func (p *pbsParser) record(line string, num int) error {
 	kv := pbsAttrs(attrs)
 	switch typ {
 	case "Q":
-		j.queued = t
+		j.queued, j.queuedAt = t, wall
 		if q := kv["queue"]; q != "" {
 			j.r.queue = q
 		}
@@ -201,14 +210,15 @@ func (p *pbsParser) record(line string, num int) error {
 			j.reruns++
 		}
 		j.startedS, j.attrs, j.r.line, j.rerunR = t, kv, num, false
+		j.startedAt = wall
 	case "E":
-		j.ended, j.attrs, j.r.line = t, kv, num
+		j.ended, j.attrs, j.r.line, j.endedAt = t, kv, num, wall
 		if j.how == "" {
 			j.how = "E"
 		}
 	case "D", "A":
 		if j.deleted < 0 {
-			j.deleted = t
+			j.deleted, j.deletedAt = t, wall
 		}
 		if j.how == "" {
 			j.how = typ
@@ -225,6 +235,29 @@ func (p *pbsParser) record(line string, num int) error {
 		return p.close(j)
 	}
 	return nil
+}
+
+// pbsWall is a record's time stamp, read by ParseInLocation's
+// "01/02/2006 15:04:05", as the wall clock "2006-01-02 15:04:05" that
+// settleRepeatedHour reads: the digits moved when the stamp has its usual
+// 19 bytes (time.Parse and Format cost more than the settling itself),
+// else parsed (an hour of one digit).
+func pbsWall(s string) string {
+	if len(s) == 19 {
+		var w [19]byte // (one allocation, not concatenation's)
+		copy(w[:4], s[6:10])
+		w[4] = '-'
+		copy(w[5:7], s[0:2])
+		w[7] = '-'
+		copy(w[8:10], s[3:5])
+		copy(w[10:], s[10:])
+		return string(w[:])
+	}
+	w, err := time.Parse("01/02/2006 15:04:05", s)
+	if err != nil {
+		return ""
+	}
+	return w.Format("2006-01-02 15:04:05")
 }
 
 // close files j with the builder: a job still queued or running (at the
@@ -259,17 +292,33 @@ func (p *pbsParser) close(j *pbsJob) error {
 	r.user, r.group = kv["user"], kv["group"]
 	r.queue = cmp.Or(kv["queue"], r.queue)
 	r.exe = kv["jobname"]
-	r.submit = cmp.Or(p.epoch(r, kv, "ctime"), p.epoch(r, kv, "qtime"), j.queued)
-	r.start = cmp.Or(p.epoch(r, kv, "start"), j.startedS)
-	r.end = cmp.Or(p.epoch(r, kv, "end"), j.ended)
+	// A time from the epoch attributes is one moment; one from a
+	// record's local time stamp (the attribute absent or 0) is settled
+	// below, with its stamp.
+	var stamps [3]string
+	if r.submit = cmp.Or(p.epoch(r, kv, "ctime"), p.epoch(r, kv, "qtime")); r.submit == 0 {
+		r.submit, stamps[0] = j.queued, j.queuedAt
+	}
+	if r.start = p.epoch(r, kv, "start"); r.start == 0 {
+		r.start, stamps[1] = j.startedS, j.startedAt
+	}
+	if r.end = p.epoch(r, kv, "end"); r.end == 0 {
+		r.end, stamps[2] = j.ended, j.endedAt
+	}
 	if r.end < 0 && j.deleted >= 0 && r.start >= 0 {
 		// Deleted while running, filed without the E record that ends
 		// it (a Q record of the id came first, or the log's end): a
 		// later record of the job, the log given again up to its E
 		// record, replaces this one (it was a second job, "job id
 		// reused").
-		r.end, r.guess = j.deleted, true
+		r.end, r.guess, stamps[2] = j.deleted, true, j.deletedAt
 	}
+	// In the hour a daylight-saving change repeats a record's time
+	// stamp names two moments: time.ParseInLocation took the earlier
+	// (New York) or the later (Paris), a job ending in that hour "end
+	// before start" or an hour short, without a word. The Slurm readers'
+	// rule: the choice that keeps submit <= start <= end, noted.
+	settleRepeatedHour(r, stamps, p.b.opt.location())
 	if v := kv["resources_used.walltime"]; v != "" && r.start < 0 && r.end >= 0 {
 		// An E record without a start (start=0 or none, its S record in
 		// a file not given) of a job that ran: the start is its end less

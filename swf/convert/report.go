@@ -118,8 +118,13 @@ type Result struct {
 // change (none in Location: the log's zone?)" (a wall clock the zone
 // never shows: Location is likely not the log's); "record of several lines (a newline in a value)" (sacct
 // text, jobcomp, scontrol: a job name or comment holding a newline cuts
-// the record, its lines joined back); "unreadable FIELD" (the field is
-// -1 and the error is in Errors).
+// the record, its lines joined back); "user name unresolved: its id" and
+// "group ..." (jobcomp and scontrol: Slurm's "(null)(1234)" for an id
+// without a name, read as the user 1234); "user unknown ((null), no id)"
+// and "group ..."; "no partition (empty, N/A or (null))" (sacct, sacct
+// --json, jobcomp, snapshots: the queue is -1, not a queue named "N/A");
+// "unreadable FIELD" (the field is -1 and the error is
+// in Errors).
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no
 // ReqTRES)", "demand: CPUs not a multiple of the nodes, cores per node

@@ -405,7 +405,14 @@ func (p *sacctParser) record(line string, num int) error {
 		r.note(noteHet)
 	}
 	r.user, r.group = cmp.Or(get("user"), get("uid")), cmp.Or(get("group"), get("gid"))
-	r.queue, r.exe = get("partition"), get("jobname")
+	r.exe = get("jobname")
+	if _, ok := p.col["partition"]; ok {
+		// (Without the column, Report.Notes says so once.)
+		var why string
+		if r.queue, why = slurmPartition(get("partition")); why != "" {
+			r.note(why)
+		}
+	}
 	if b.accounts() {
 		r.group, r.qos = get("account"), get("qos")
 	}

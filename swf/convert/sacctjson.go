@@ -358,7 +358,11 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		r.id = fmt.Sprintf("%d+%d", j.Het.JobID.V, j.Het.Offset.V)
 		r.note(noteHet)
 	}
-	r.user, r.group, r.queue, r.exe = j.User, j.Group, j.Partition, j.Name
+	r.user, r.group, r.exe = j.User, j.Group, j.Name
+	var why string
+	if r.queue, why = slurmPartition(j.Partition); why != "" {
+		r.note(why)
+	}
 	if b.accounts() {
 		r.group, r.qos = string(j.Account), string(j.QOS)
 	}

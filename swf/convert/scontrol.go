@@ -257,7 +257,14 @@ func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 	} else if h, o := kv["HetJobId"], kv["HetJobOffset"]; h != "" && h != "0" && o != "" {
 		q.ID = h + "+" + o
 	}
-	q.Name, q.User, q.Partition = kv["JobName"], nameOf(kv["UserId"]), kv["Partition"]
+	var why string
+	q.Name = kv["JobName"]
+	if q.User, why = nameOf(kv["UserId"], "user"); why != "" {
+		q.note(why)
+	}
+	if q.Partition, why = slurmPartition(kv["Partition"]); why != "" {
+		q.note(why)
+	}
 	if a := kv["Account"]; a != "(null)" {
 		q.Account = a
 	}

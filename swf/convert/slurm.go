@@ -6,6 +6,22 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
+// noteNoPartition: Slurm's partition is empty, "N/A" or "(null)" (a job
+// never given one, as sacct prints it): the queue is unknown (-1), not a
+// queue named "N/A".
+const noteNoPartition = "no partition (empty, N/A or (null))"
+
+// slurmPartition is a job's queue from Slurm's partition p, and
+// noteNoPartition when there is none (p is "", "N/A" or "(null)"): the
+// same rule for sacct, sacct --json, jobcomp and the snapshots.
+func slurmPartition(p string) (queue, note string) {
+	switch strings.TrimSpace(p) {
+	case "", "N/A", "(null)":
+		return "", noteNoPartition
+	}
+	return p, ""
+}
+
 // slurmState is what a Slurm job state means for the SWF line.
 type slurmState struct {
 	status swf.Status

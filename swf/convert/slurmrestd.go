@@ -120,7 +120,11 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 	case j.HetJobID.OK() && j.HetJobID.V > 0 && j.HetJobOffset.OK():
 		q.ID = fmt.Sprintf("%d+%d", j.HetJobID.V, j.HetJobOffset.V)
 	}
-	q.Name, q.User, q.Account, q.Partition = str(j.Name), str(j.UserName), str(j.Account), str(j.Partition)
+	q.Name, q.User, q.Account = str(j.Name), str(j.UserName), str(j.Account)
+	var why string
+	if q.Partition, why = slurmPartition(str(j.Partition)); why != "" {
+		q.note(why)
+	}
 	q.QOS = string(j.QOS)
 	if q.User == "" && j.UserID.OK() {
 		q.User = strconv.FormatInt(j.UserID.V, 10)
