@@ -956,6 +956,31 @@ import (
 // Now 3,928.2 M against EASY's 1,282.5 M (3.063×); 3× needs 81 M less.
 // CPU, 11 alternated rounds: 3.27× before, 3.23× after.
 //
+// Then (2026-12-04, 12:02–12:30 UTC, helper conserv3; the same callgrind,
+// at 226f5518, 3,928.3 M). Counted on a scratch copy over the first
+// 2.90 M of the 2.98 M scans (fitBefore) of a settled job: 1.87 M
+// fruitless, and 689 k of those have no step of n free among the steps
+// from their first start (from) to until, 216 k none among every step
+// before until. Measured and dropped:
+//
+//	those 216 k spared by a bound kept in the placement loop (a point at
+//	each step whose free passes every one before it, taken from the
+//	profile when a pass's first scan needs it, 13–15 of its 35–63
+//	points in four samples, with movedMost for the slots given back
+//	since):
+//	3,928.3 M → 4,089.3 M; fitBefore 760 M → 720 M, but the bound's
+//	build and its walk at each of the 2.98 M scans cost 161 M, more
+//	than the 216 k scans gave (40 M, about 185 instructions each: the
+//	search for the window's end and the walk to until). The 689 k
+//	would need the most over [from, until), a range query at each scan:
+//	about the search it would spare. The bound tried only for a job of
+//	more than the free at now (the rest cannot be caught): 4,082.1 M,
+//	the bound's build at 118 k passes 66 M (the whole profile walked),
+//	its tests and walks 89 M, the placement loop 873 M → 910 M;
+//	fitBefore's search for the window's end over its local pts (the
+//	base and length in registers): 3,928.3 M → 3,925.1 M, in the noise
+//	of a layout change.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the
