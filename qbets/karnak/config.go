@@ -16,7 +16,8 @@ import (
 // service. New validates it (Validate) and fills in the defaults.
 type Config struct {
 	// Now is the service's wall clock in Unix seconds: "now" for live
-	// systems and the reference of MaxSkew; nil means time.Now.
+	// systems and the reference of MaxSkew; nil means time.Now. Its
+	// values are clamped to the events' range, 0 to 2^40.
 	Now func() int64
 	// NoCache computes every prediction (no per-state, per-minute cache).
 	NoCache bool

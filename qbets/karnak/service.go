@@ -112,7 +112,11 @@ func New(st Store, cfg Config) (*Service, error) {
 	if st == nil {
 		st = &MemStore{}
 	}
-	s := &Service{systems: map[string]*system{}, store: st, now: o.Now, opt: o, prunes: map[string]*pruneState{},
+	// The clock is clamped to the events' range (0–2^40 s), so that it
+	// plus MaxSkew cannot wrap around (TestClockClampedToEventRange).
+	wall := o.Now
+	now := func() int64 { return min(max(wall(), 0), maxSpan) }
+	s := &Service{systems: map[string]*system{}, store: st, now: now, opt: o, prunes: map[string]*pruneState{},
 		tokens: map[[32]byte]*Token{}}
 	s.cache.off = o.NoCache
 	s.batches.init(maxBatches)
