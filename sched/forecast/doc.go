@@ -43,28 +43,12 @@
 //
 // One forecast is one sched simulation of the running and waiting jobs,
 // stopped once every asked job has started (TestEarlyStop). CPU time, a
-// 2-core Xeon at load 4–9: every waiting job of a 1,000-job snapshot 1.3
-// ms on one pool, 3.6 ms on 64 nodes (BenchmarkForecast1000, …Nodes;
-// budget 10 ms); a forecast at every submission, per 200k jobs
-// (examples/forecast -predictors forecast; budget 60 s): SDSC-BLUE 20 s,
-// 30 s on 144 nodes; CEA-Curie 40 s (c71a4a0); the Alibaba GPU pods on
-// their 1,523 nodes 38–42 s (49–59 s before a20138e, bench_test.go).
-//
-// A flurry — N jobs submitted in one second — asks N questions of one
-// instant, each a simulation of the jobs ahead of it: N²/2 simulated jobs.
-// Online goes on with the simulation of the question before when that is
-// the question's own (vanilla EASY on one pool, as the scoreboard
-// simulates, run times within the estimates; flurry.go proves it and
-// TestFlurryEqualsOwn tests it), and simulates from Now a question whose
-// job could have backfilled ahead, or that follows a start or an end at
-// the instant. At most 128 questions of an instant are simulated from
-// Now; past them the answers are approximate and counted
-// (Online.Approximated), so a flurry costs 128 simulations of its queue
-// and a step per job (TestFlurryLinear), and the queue's sums the
-// features read are kept, not walked (ahead.go): KTH-SP2's first 10,000
-// jobs in one second take the estimates' row 0.31 s of CPU, 66 s before.
-// No archive log reaches the cap (CEA-Curie 96). Other policies, nodes,
-// and run times past the estimates are simulated per question.
-//
-// Forecaster and Online are not safe for concurrent use: one per goroutine.
+// 2-core Xeon at load 4–9: a 1,000-job snapshot's every waiting job 1.3 ms
+// on one pool, 3.6 ms on 64 nodes (BenchmarkForecast1000, …Nodes; budget
+// 10 ms); a forecast at every submission (examples/forecast; budget 60 s
+// per 200k jobs): SDSC-BLUE 20 s, 30 s on 144 nodes; CEA-Curie 40 s; the
+// Alibaba GPU pods on 1,523 nodes 38–42 s (bench_test.go). A flurry (N
+// jobs in one second) costs a step a job, not N²/2: KTH-SP2's first 10,000
+// at once 0.31 s, 66 s before (Online.Approximated). Forecaster and Online
+// are not safe for concurrent use: one per goroutine.
 package forecast

@@ -403,12 +403,22 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 func (o *Online) Overfull() int { return o.f.overfull }
 
 // Approximated returns how many jobs of flurries (questions at one
-// instant) got approximate answers, once 128 questions of their instant
-// had been simulated from Now (the package doc's Cost): a job that could
-// have backfilled ahead in the simulation kept from the question before
-// (answered with the first pass at which it fits, and left out of that
-// simulation), or one appended to it after a start or an end that it
-// does not see. None is on the archive logs.
+// instant) got approximate answers. A flurry of N jobs asks N questions of
+// one instant, each a simulation of the jobs ahead of it: N²/2 simulated
+// jobs. Online goes on with the simulation of the question before when
+// that is the question's own (vanilla EASY on one pool, as the scoreboard
+// simulates, run times within the estimates; flurry.go proves it and
+// TestFlurryEqualsOwn tests it), and simulates from Now a question whose
+// job could have backfilled ahead, or that follows a start or an end at
+// the instant. At most 128 questions of an instant are simulated from
+// Now; past them the answers are approximate and counted here: a job that
+// could have backfilled ahead in the simulation kept (answered with the
+// first pass at which it fits, and left out of that simulation), or one
+// appended to it after a start or an end that it does not see. So a
+// flurry costs 128 simulations of its queue and a step a job, and the
+// queue's sums the features read are kept, not walked (ahead.go). No
+// archive log reaches the cap (CEA-Curie 96). Other policies, nodes, and
+// run times past the estimates are simulated per question.
 func (o *Online) Approximated() int { return o.f.live.approx }
 
 // startsNow reports whether the forward simulation would start j, at
