@@ -26,6 +26,7 @@ type foldSummary struct {
 	// within an instant (summarize's tie rule) before they are appended.
 	log      [][]byte // in blocks of logBlock bytes, never copied to grow
 	jobs     int      // entries in log
+	reserved int      // entries in log with a reservation (summary's room for their offsets)
 	corr     bool     // some entry has corrections
 	lastEnd  int64    // end of the last entry
 	open     []endedJob
@@ -172,7 +173,7 @@ func (f *foldSummary) flush() {
 		n++
 	}
 	sv := func(x int64) { uv(uint64(x)<<1 ^ uint64(x>>63)) } // binary.AppendVarint's zig-zag
-	last, corr := f.lastEnd, false
+	last, corr, reserved := f.lastEnd, false, 0
 	for i := range f.open {
 		e := &f.open[i]
 		if len(b)-n < maxEntry {
@@ -210,6 +211,7 @@ func (f *foldSummary) flush() {
 		}
 		uv(flags)
 		if e.firstRes >= 0 {
+			reserved++
 			res := uint64(e.start-e.firstRes) << 1 // (0 and up: started at or after it)
 			if e.start < e.firstRes {
 				res = 1 + uint64(e.firstRes-e.start-1)<<1
@@ -225,7 +227,7 @@ func (f *foldSummary) flush() {
 	if nb > 0 {
 		f.log[nb-1] = b[:n]
 	}
-	f.lastEnd, f.corr, f.jobs = last, f.corr || corr, f.jobs+len(f.open)
+	f.lastEnd, f.corr, f.jobs, f.reserved = last, f.corr || corr, f.jobs+len(f.open), f.reserved+reserved
 	f.open = f.open[:0]
 }
 
@@ -397,6 +399,12 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 	if f.corr {
 		ls.corrs = make([]byte, 0, f.jobs)
 	}
+	// reserved has room for every logged job with a reservation (the
+	// included ones are among them), as summarize's: grown by appends it
+	// allocated 5.0 MB for its 1.9 MB on SDSC-BLUE under conservative
+	// backfilling, where every job that waits has one, in pages the
+	// process touched for the first time (about 1,200 page faults).
+	ls.reserved = make([]float64, 0, f.reserved)
 	var pos float64
 	r = logReader{blocks: f.log}
 	var batch [logBatch]endedJob
