@@ -420,6 +420,11 @@ func (s *Sim) compactRecs() {
 	if s.recHead == 0 || 2*s.recHead < len(s.recs) {
 		return
 	}
+	s.dropFolded()
+}
+
+// dropFolded drops the folded records at the front of recs.
+func (s *Sim) dropFolded() {
 	n := copy(s.recs, s.recs[s.recHead:])
 	clear(s.recs[n:]) // admit needs zeroed spare capacity, and the lines are let go
 	s.recBase += s.recHead
@@ -512,6 +517,15 @@ func (s *Sim) load(ctx context.Context, jobs []swf.Job) error {
 		// Loaded piece by piece: grown by doubling, so that the records
 		// are copied about once in all, not four times as append's
 		// growth by a quarter does for large slices.
+		if need := len(s.recs) + len(jobs); need > cap(s.recs) && 4*s.recHead >= len(s.recs) {
+			// A quarter or more folded: dropped first when the
+			// records would grow (the copy is at most the growth's,
+			// and frees a quarter of them), so that a job that waits
+			// long at the head does not double them. On SDSC-BLUE
+			// under conservative backfilling, 3,357 of 6,991 records
+			// folded made them grow from 7,168 to 14,336 (2.2 MB).
+			s.dropFolded()
+		}
 		if need := len(s.recs) + len(jobs); need > cap(s.recs) {
 			s.recs = slices.Grow(s.recs, max(need, 2*cap(s.recs))-len(s.recs))
 		}
