@@ -411,16 +411,22 @@ func correctionsSD(recs []Record, ended []int32) (mean, sd float64) {
 	return mean, math.Sqrt(sd / float64(n))
 }
 
-func meanSD(xs []float64) (mean, sd float64) {
+// summand is a list's element for meanSD and median: the float64 values
+// of integers, or the integers themselves in 32 bits (half the memory:
+// foldSummary's list of reserved jobs' offsets), which give the same sums
+// and middle values, converted one by one.
+type summand interface{ ~int32 | ~float64 }
+
+func meanSD[T summand](xs []T) (mean, sd float64) {
 	if len(xs) == 0 {
 		return 0, 0
 	}
 	for _, x := range xs {
-		mean += x
+		mean += float64(x)
 	}
 	mean /= float64(len(xs))
 	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
+		sd += (float64(x) - mean) * (float64(x) - mean)
 	}
 	return mean, math.Sqrt(sd / float64(len(xs)))
 }
@@ -432,7 +438,7 @@ func meanSD(xs []float64) (mean, sd float64) {
 // integer d), so the middle values are the same however they are found;
 // xs is reordered, which its callers no longer read (a copy was the size
 // of the list again, at the run's peak).
-func median(xs []float64) float64 {
+func median[T summand](xs []T) float64 {
 	n := len(xs)
 	if n == 0 {
 		return 0
@@ -440,16 +446,16 @@ func median(xs []float64) float64 {
 	k := n / 2
 	hi := nth(xs, k)
 	if n%2 == 1 {
-		return hi
+		return float64(hi)
 	}
-	return (slices.Max(xs[:k]) + hi) / 2 // (nth left the k smallest first)
+	return (float64(slices.Max(xs[:k])) + float64(hi)) / 2 // (nth left the k smallest first)
 }
 
 // nth reorders xs so that xs[k] is the value a sort would put there, none
 // before it larger and none after it smaller, and returns it: Wirth's
 // selection (Hoare's partition around xs[k]), sorting what is left once
 // the partitions have not narrowed enough (an adversarial order).
-func nth(xs []float64, k int) float64 {
+func nth[T summand](xs []T, k int) T {
 	lo, hi := 0, len(xs)-1
 	for budget := 2*bits.Len(uint(len(xs))) + 8; lo < hi; budget-- {
 		if budget == 0 || hi-lo < 12 {

@@ -386,15 +386,7 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 	// The lists the loop appends to now and then, behind a pointer: as
 	// locals, their twelve words took registers that the loop's values
 	// then lost, spilled and reloaded at each entry.
-	var lists struct {
-		// With corrections, their sequence over the included jobs, for
-		// the SD's second pass: a byte a job read back instead of a third
-		// decoding of the log (values from 255 up are 255 here, in order
-		// in corrBig).
-		corrs             []byte
-		corrBig           []int
-		reserved, delayed []float64
-	}
+	var lists summaryLists
 	ls := &lists
 	if f.corr {
 		ls.corrs = make([]byte, 0, f.jobs)
@@ -404,7 +396,7 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 	// allocated 5.0 MB for its 1.9 MB on SDSC-BLUE under conservative
 	// backfilling, where every job that waits has one, in pages the
 	// process touched for the first time (about 1,200 page faults).
-	ls.reserved = make([]float64, 0, f.reserved)
+	ls.reserved32 = make([]int32, 0, f.reserved)
 	var pos float64
 	r = logReader{blocks: f.log}
 	var batch [logBatch]endedJob
@@ -441,10 +433,14 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 				ls.corrs = append(ls.corrs, c)
 			}
 			if e.firstRes >= 0 {
-				d := float64(e.start - e.firstRes)
-				ls.reserved = append(ls.reserved, math.Abs(d))
+				d := e.start - e.firstRes
+				if a := max(d, -d); !ls.wide && a <= math.MaxInt32 {
+					ls.reserved32 = append(ls.reserved32, int32(a))
+				} else {
+					ls.widen(a)
+				}
 				if d > 0 {
-					ls.delayed = append(ls.delayed, d)
+					ls.delayed = append(ls.delayed, float64(d))
 				}
 			}
 		}
@@ -468,14 +464,50 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		sum.BackfillRate /= n
 		sum.MeanCorrections, sum.SDCorrections = f.corrections(ls.corrs, ls.corrBig, corrSum, sum.Included)
 		pr := &sum.Predictability
-		pr.Rate = float64(len(ls.reserved)) / n
-		pr.AbsMean, pr.AbsSD = meanSD(ls.reserved)
-		pr.AbsMedian = median(ls.reserved)
+		if ls.wide {
+			pr.Rate = float64(len(ls.reserved)) / n
+			pr.AbsMean, pr.AbsSD = meanSD(ls.reserved)
+			pr.AbsMedian = median(ls.reserved)
+		} else {
+			pr.Rate = float64(len(ls.reserved32)) / n
+			pr.AbsMean, pr.AbsSD = meanSD(ls.reserved32)
+			pr.AbsMedian = median(ls.reserved32)
+		}
 		pr.DelayRate = float64(len(ls.delayed)) / n
 		pr.DelayMean, pr.DelaySD = meanSD(ls.delayed)
 		pr.DelayMedian = median(ls.delayed)
 	}
 	return sum
+}
+
+// summaryLists are the lists summary appends to now and then.
+type summaryLists struct {
+	// With corrections, their sequence over the included jobs, for
+	// the SD's second pass: a byte a job read back instead of a third
+	// decoding of the log (values from 255 up are 255 here, in order
+	// in corrBig).
+	corrs             []byte
+	corrBig           []int
+	reserved, delayed []float64
+	// reserved in 32 bits while every offset fits (one of 68 years
+	// does not), then in reserved: 0.5 MB of SDSC-BLUE's peak under
+	// conservative backfilling, where every job that waits has one
+	reserved32 []int32
+	wide       bool
+}
+
+// widen appends a, the offset that does not fit in 32 bits, to reserved,
+// with those appended before (once).
+func (ls *summaryLists) widen(a int64) {
+	if !ls.wide {
+		ls.wide = true
+		ls.reserved = make([]float64, len(ls.reserved32), cap(ls.reserved32))
+		for i, x := range ls.reserved32 {
+			ls.reserved[i] = float64(x)
+		}
+		ls.reserved32 = nil
+	}
+	ls.reserved = append(ls.reserved, float64(a))
 }
 
 // corrections is meanSD of the included jobs' corrections, in

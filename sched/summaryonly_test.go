@@ -3,6 +3,7 @@ package sched_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"testing"
 
@@ -268,4 +269,49 @@ func TestSummaryOnlyKilledCancelled(t *testing.T) {
 		t.Fatalf("not the cases meant: %+v", r[:4])
 	}
 	sameFolded(t, "killed and cancelled", full, run(true))
+}
+
+// TestSummaryOnlyWideOffset: a job that starts more than 2^31 s (68
+// years) after its first reservation, among jobs with small offsets,
+// moves the fold's list of reserved offsets from 32 to 64 bits; the
+// summary stays the records' (Predictability's mean, SD and median of
+// |start − reservation|).
+func TestSummaryOnlyWideOffset(t *testing.T) {
+	var jobs []swf.Job
+	add := func(submit, run, est, procs int64) {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs, j.User = int64(len(jobs)+1), submit, run, est, procs, 1
+		jobs = append(jobs, j)
+	}
+	for i := range int64(8) { // small offsets: the holder is planned at its predecessor's estimate
+		add(10*i, 50+i, 100, 2)
+	}
+	add(1000, 1<<32, 1, 2) // runs 2^32 s past its 1 s estimate
+	add(1001, 5, 10, 2)    // reserved at 1002, started at its end
+	add(1002, 5, 10, 1)
+	for i := range int64(8) {
+		add(1<<33+10*i, 50+i, 100, 2)
+	}
+	add(1<<34, 1, 1, 1) // so that the others end before the last arrival (S7)
+	mk := func() sched.Config { return sched.EASY(2) }
+	full, err := sched.Run(context.Background(), mk(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := false
+	for _, r := range full.Records {
+		if r.Included && r.FirstReservation >= 0 && r.Start-r.FirstReservation > math.MaxInt32 {
+			wide = true
+		}
+	}
+	if !wide {
+		t.Fatal("no included job started 2^31 s after its reservation: the log tests nothing")
+	}
+	cfg := mk()
+	cfg.SummaryOnly = true
+	folded, err := sched.Run(context.Background(), cfg, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFolded(t, "wide offset", full, folded)
 }
