@@ -981,6 +981,52 @@ import (
 //	base and length in registers): 3,928.3 M → 3,925.1 M, in the noise
 //	of a layout change.
 //
+// Then (2026-12-04, 13:16–15:25 UTC, helper h-conserv-s43): CPU beyond
+// the instructions. perf has no hardware counters on this machine (a
+// virtual one), only task-clock and page faults: examples/simulate on
+// the gzip file (streamed, GOGC at its default), at 6f4cab88,
+// conservative 4,736 minor page faults and 22.4 MiB of peak RSS against
+// EASY's 2,612 and 14.0 MiB (/usr/bin/time), and each fault costs 20–30
+// µs here: the first cut (1,042 faults fewer, 2.5 M instructions
+// fewer) took conservative's CPU to 0.966 of before (15 paired rounds at
+// load 0.3–0.6, perf stat task-clock, 648 → 616 ms). The collector is not
+// it (two cycles against EASY's one, 2–3 ms of CPU each). An
+// allocation profile of the streamed run (runtime.MemProfileRate 1,
+// after a last runtime.GC; a scratch build, not kept) gave conservative
+// 18.4 MB allocated against EASY's 9.1 MB: the summary's list of
+// reserved offsets grown by appends (5.0 MB; every job that waits has a
+// reservation), the records of SummaryOnly doubled while a job long at
+// their head kept half of them (3.4 MB against 0.66 MB), and about 2,000
+// arrays of the profile (1.6 MB: fromNow slides final forward in place,
+// so an append found no room after it). Four cuts, each its own commit
+// with the reports and -jobs-out byte-identical on the five logs (both
+// policies, with and without -kill) and go test ./sched/... passing
+// (CHANGELOG): the list given room for the fold's count of reserved
+// jobs (4,736 → 3,690 faults); the profile moved back to the front of
+// its array when fewer than 16 points of room are left (consMemo.moveBack,
+// 3,539); the folded records dropped before the records grow when they
+// are a quarter (3,155); the offsets in 32 bits (3,044; peak RSS 15.6
+// MiB against EASY's 13.6). Callgrind as above: conservative 3,929.9 M
+// → 3,931.4 M, EASY 1,283.5 M → 1,283.8 M (3.062× either way). CPU
+// (scripts/rusage.go, the binaries alternated with EASY's, 15 rounds at
+// load 6.7–7.3): conservative 0.695 s → 0.678 s (0.967 of before, median
+// of the paired ratios), conservative / EASY 3.22 → 3.07 (medians of the
+// rounds' ratios; 13 rounds at load 7.7–8.1 before the last cut: 3.15 →
+// 3.04). So conservative's CPU is now about its share of instructions;
+// what is left of its extra memory is its own (the records of the jobs
+// between the oldest waiting and the newest, 1.1 MB; the offsets, 0.5
+// MB; the log's reservation offsets, 0.26 MB), and 3× of the
+// instructions still needs about 80 M fewer. Measured and dropped: the
+// profile's array start tracked at every pass (its capacity compared
+// with the last slide's) instead of a new array when the start is not
+// known: 3,932.2 M with the test in conservativePass, 3,933.3 M in
+// rebaseOwn, 3,939.3 M as a method not inlined, against 3,928.9 M for
+// the form kept (the same faults within 60). The allocation profile of
+// sched.Run under BenchmarkBlueConservative (whole load, records kept)
+// shows no allocation in the steady state beyond these: 2,703
+// allocations a run against EASY's 644, the profile's arrays and the
+// entries' lists growing.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the
