@@ -363,6 +363,10 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	f.from, f.to, f.left = int64(from), int64(from+count), count
 	f.ends = f.ends[:0]
 	rec := keep && extra == nil && f.keepable(s)
+	// A policy the flurry note's proof does not cover keeps the
+	// simulation of the last question simulated from Now at the instant
+	// (maxOwn's), to go on with approximately, without notes.
+	keepOnly := keep && extra == nil && !rec && f.live.sims >= f.live.maxOwn
 	if rec {
 		f.live.begin(len(f.jobs))
 		sim.Observe(f.live.obs)
@@ -417,8 +421,9 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 			f.note(sim)
 		}
 	}
-	if rec && f.left == 0 {
+	if (rec || keepOnly) && f.left == 0 {
 		f.live.keep(sim, s, f.gen, cfg.MachineSize, cfg.MachineSize > s.MachineSize)
+		f.live.exact = rec
 	}
 	if f.left > 0 {
 		// Nothing known runs and an asked job has not started: one that

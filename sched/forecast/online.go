@@ -418,7 +418,10 @@ func (o *Online) Overfull() int { return o.f.overfull }
 // flurry costs 128 simulations of its queue and a step a job, and the
 // queue's sums the features read are kept, not walked (ahead.go). No
 // archive log reaches the cap (CEA-Curie 96). Other policies, nodes, and
-// run times past the estimates are simulated per question.
+// run times past the estimates are simulated per question up to the cap,
+// then the last such simulation goes on, every job appended to it counted
+// here (TestFlurryCapped): a flurry of 10,000 jobs of SDSC-BLUE on 144
+// nodes of 8 cores, the forecast row, 76.5 s of CPU before, 1.2 s.
 func (o *Online) Approximated() int { return o.f.live.approx }
 
 // startsNow reports whether the forward simulation would start j, at
