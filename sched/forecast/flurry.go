@@ -53,7 +53,11 @@ import (
 // none: most instants have one). Such questions cost a simulation of the
 // queue each, so past maxOwn of them at one instant the answers are
 // approximate (maxOwn's doc): a flurry costs at most maxOwn simulations
-// of its queue and a step per job. TestFlurryEqualsOwn checks the answers
+// of its queue and a step per job. A policy the proof does not cover
+// (another scheduler, nodes, sched's predictions, runs past their
+// estimates) simulates every question from Now up to maxOwn, then goes on
+// with the last of those simulations, appending each job (approximate,
+// counted; TestFlurryCapped). TestFlurryEqualsOwn checks the answers
 // against the questions' own simulations; TestFlurryLinear counts the
 // simulated jobs.
 
