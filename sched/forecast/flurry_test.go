@@ -173,6 +173,34 @@ func features(tb testing.TB, P int64, jobs []swf.Job, loop bool) ([]float64, [][
 	return got, xs
 }
 
+// TestRunSumsLinear counts the running jobs visited by the questions of
+// a flurry of N one-processor jobs that all start at their arrival on a
+// machine of 10^6 processors (a job array on a large machine): the walks
+// of the running jobs at each question visited N² of them (the reference,
+// o.loop), the sums kept (runsums.go) a few per job.
+func TestRunSumsLinear(t *testing.T) {
+	for _, n := range []int{1000, 4000} {
+		var jobs []swf.Job
+		for i := range n {
+			jobs = append(jobs, job(int64(i+1), 1000, 0, 3600+int64(i), 1, 7200, int64(i%7)))
+		}
+		for _, loop := range []bool{false, true} {
+			o, err := NewOnline(Config{}, 1_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.loop = loop
+			if _, err := replay.Run(context.Background(), jobs, replay.Options{Train: 0.01}, o); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("a flurry of %d jobs starting at once, walked %v: %d running jobs visited", n, loop, o.runs.walks)
+			if !loop && o.runs.walks > 4*n {
+				t.Errorf("a flurry of %d jobs starting at once: %d running jobs visited, more than 4 a job", n, o.runs.walks)
+			}
+		}
+	}
+}
+
 // TestFlurryCapped counts the work of the policies whose simulations the
 // flurry note's proof does not cover — nodes, conservative backfilling,
 // EASY++'s predictions — on a flurry: each question was simulated from
@@ -226,6 +254,17 @@ func TestAheadEqualsLoop(t *testing.T) {
 			return jobs, P
 		}})
 	}
+	// Times on a grid of minutes: jobs start and end at the instants of
+	// the questions, between them (the running jobs' sums, runsums.go).
+	logs = append(logs, log{"grid", func() ([]swf.Job, int64) {
+		rng := rand.New(rand.NewPCG(5, 9))
+		var jobs []swf.Job
+		for i := range 3000 {
+			est := 60 * (1 + rng.Int64N(30))
+			jobs = append(jobs, job(int64(i+1), 60*int64(i/4), 60*rng.Int64N(3), 60*rng.Int64N(est/60+1), 1<<rng.IntN(5), est, rng.Int64N(5))) // (some run 0 s: they end at a question's instant)
+		}
+		return jobs, 64
+	}})
 	for _, name := range []string{tracetest.KTH, "SDSC-Par-1996-3.1-cln.swf.gz"} {
 		logs = append(logs, log{name, func() ([]swf.Job, int64) {
 			h, jobs, err := swf.ReadFile(tracetest.Path(t, name))

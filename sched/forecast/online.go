@@ -115,6 +115,7 @@ type Online struct {
 	arrived int64         // the arrivals told
 	ahead   ahead         // the waiting jobs' sums (ahead.go), kept while the queue is long
 	aheadOn int           // the queue's length past which they are kept (aheadQueue; the tests' less)
+	runs    runSums       // the running jobs' sums (runsums.go)
 	loop    bool          // features and startsNow walk the queue (the tests' reference)
 	pending map[int64]asked
 	global  *ladder
@@ -222,6 +223,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			st := j.Submit + j.Wait
 			o.runEnd = append(o.runEnd, runEnd{st + min(o.f.runtime(j, e, st), sanitize.MaxTime), st + min(max(e, 0), sanitize.MaxTime)})
 			addTo(o.userR, j.User, o.f.heldSize(j))
+			o.runs.start(o.f.heldSize(j), sizeClass(j.Size()), o.runEnd[len(o.runEnd)-1])
 		}
 		qp := partOf(j)
 		useRing(o.queueW, [2]int64{j.Queue, qp}, 0).add(j.Wait)
@@ -246,6 +248,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			// goes back to what it was, never below it.)
 			r := &o.running[i]
 			addTo(o.userR, r.User, -o.f.heldSize(r))
+			o.runs.end(o.f.heldSize(r), sizeClass(r.Size()))
 			last := len(o.running) - 1
 			o.running[i] = o.running[last]
 			o.runEnd[i] = o.runEnd[last]
@@ -325,9 +328,13 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		})
 		o.snap.Running = o.byStart
 	}
-	busy := int64(0)
-	for i := range o.running {
-		busy = min(busy+o.f.heldSize(&o.running[i]), maxMachine) // saturates, as the simulation's
+	busy := o.runs.busy()
+	if o.loop { // (the tests' reference)
+		busy = 0
+		o.runs.walks += 2 * len(o.running) // (and features' walk)
+		for i := range o.running {
+			busy = min(busy+o.f.heldSize(&o.running[i]), maxMachine) // saturates, as the simulation's
+		}
 	}
 	sim := float64(-1)
 	if o.startsNow(j, pos, busy) {
@@ -561,7 +568,13 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	// running jobs of the job's size class, and how soon the first of
 	// them ends.
 	nc, soon := 0, int64(-1)
+	if !o.loop {
+		nc, soon = o.runClass(k, o.snap.Now) // (kept: runsums.go)
+	}
 	for i := range o.running {
+		if !o.loop {
+			break
+		}
 		if sizeClass(o.running[i].Size()) != k {
 			continue
 		}
