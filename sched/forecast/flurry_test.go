@@ -155,7 +155,13 @@ func TestFlurryLinear(t *testing.T) {
 // and the features of each question (o.x after it).
 func features(tb testing.TB, P int64, jobs []swf.Job, loop bool) ([]float64, [][nFeatures]float64) {
 	tb.Helper()
-	o, err := NewOnline(Config{}, P)
+	return featuresOf(tb, Config{}, P, jobs, loop)
+}
+
+// featuresOf is features with the configuration cfg.
+func featuresOf(tb testing.TB, cfg Config, P int64, jobs []swf.Job, loop bool) ([]float64, [][nFeatures]float64) {
+	tb.Helper()
+	o, err := NewOnline(cfg, P)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -277,11 +283,16 @@ func TestAheadEqualsLoop(t *testing.T) {
 			return all, P
 		}})
 	}
-	for _, lg := range logs {
+	nodes := Config{Policy: sched.Config{Nodes: []swf.Node{{Name: "n", Count: 16, Cores: 4}}}}
+	for k, lg := range append(logs, logs[len(logs)-3]) {
+		cfg := Config{}
+		if k == len(logs) { // the grid log again, on nodes (Online.byStart)
+			cfg, lg.name = nodes, "grid on nodes"
+		}
 		jobs, P := lg.jobs()
-		want, wx := features(t, P, jobs, true)
+		want, wx := featuresOf(t, cfg, P, jobs, true)
 		jobs, P = lg.jobs()
-		got, gx := features(t, P, jobs, false)
+		got, gx := featuresOf(t, cfg, P, jobs, false)
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d answers, want %d", lg.name, len(got), len(want))
 		}

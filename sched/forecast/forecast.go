@@ -126,9 +126,12 @@ type Forecaster struct {
 	left     int
 	keep     bool       // the next simulation may be kept for the next question (question)
 	sim      *sched.Sim // the last simulation, Reset for the next one
-	ends     timeHeap
-	obs      sched.Observer // sched.Hooks{Start: f.started}, made once
-	q        swf.Job        // runtime's scratch job
+	// order puts the running jobs of a snapshot in the order the
+	// simulation places them before it reads them (Online's, on nodes)
+	order func(*Snapshot)
+	ends  timeHeap
+	obs   sched.Observer // sched.Hooks{Start: f.started}, made once
+	q     swf.Job        // runtime's scratch job
 	// The simulation kept for the next question of the same instant
 	// (flurry.go): gen counts the changes Online was told of (a start,
 	// an end), lastAsk is the instant of the last question.
@@ -277,6 +280,9 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 		// Every job arrives at Now, and sched drops a submit time past
 		// MaxTime: each forecast would be −1, "cannot run", without error.
 		return fmt.Errorf("%w: now %d outside 0..2^40 s", errSnapshot, s.Now)
+	}
+	if f.order != nil {
+		f.order(s)
 	}
 	n := len(s.Running) + len(s.Waiting)
 	if extra != nil {

@@ -138,9 +138,13 @@ type Online struct {
 	maxWait int64                 // the longest wait of a started job (a cap on the answers)
 	nf      int                   // the features the ladders use: nPlain, or nFeatures once a job with a Demand has arrived
 	byStart []swf.Job             // on a machine of nodes: the running jobs in start order
-	part0   int64                 // the first partition (SWF field 16) of an arrived job, −1 before one
-	multi   bool                  // the arrived jobs have named more than one partition
-	x       [nFeatures]float64
+	// byStartOK: byStart holds them (kept by the starts that come in its
+	// order, sorted again after an end or one out of it: a flurry whose
+	// jobs start at once sorted every running job at each question)
+	byStartOK bool
+	part0     int64 // the first partition (SWF field 16) of an arrived job, −1 before one
+	multi     bool  // the arrived jobs have named more than one partition
+	x         [nFeatures]float64
 }
 
 // asked is what Online keeps of a question until the job starts.
@@ -171,14 +175,18 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	if cfg.Forget == 0 {
 		cfg.Forget = 0.995
 	}
-	return &Online{
+	o := &Online{
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: newLRU[int64, int64](maxUsers), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: newLRU[[2]int64, ring](maxQueues),
 		hourW: newLRU[hourKey, ring](maxHourKeys), lastQC: newLRU[[3]int64, int64](maxQueueClasses),
 		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[3]int64]*ladder),
 		user: newLRU[int64, *ladder](maxUserModels), part0: -1, aheadOn: aheadQueue,
-	}, nil
+	}
+	if f.cores > 0 {
+		f.order = o.sortRunning
+	}
+	return o, nil
 }
 
 // Observe is told each job's arrival, start (Wait known) and end (RunTime
@@ -224,6 +232,11 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.runEnd = append(o.runEnd, runEnd{st + min(o.f.runtime(j, e, st), sanitize.MaxTime), st + min(max(e, 0), sanitize.MaxTime)})
 			addTo(o.userR, j.User, o.f.heldSize(j))
 			o.runs.start(o.f.heldSize(j), sizeClass(j.Size()), o.runEnd[len(o.runEnd)-1])
+			if n := len(o.byStart); o.byStartOK && o.f.cores > 0 && (n == 0 || byStartOrder(o.byStart[n-1], *j) < 0) {
+				o.byStart = append(o.byStart, *j)
+			} else {
+				o.byStartOK = false
+			}
 		}
 		qp := partOf(j)
 		useRing(o.queueW, [2]int64{j.Queue, qp}, 0).add(j.Wait)
@@ -249,6 +262,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			r := &o.running[i]
 			addTo(o.userR, r.User, -o.f.heldSize(r))
 			o.runs.end(o.f.heldSize(r), sizeClass(r.Size()))
+			o.byStartOK = false
 			last := len(o.running) - 1
 			o.running[i] = o.running[last]
 			o.runEnd[i] = o.runEnd[last]
@@ -322,11 +336,13 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		// in start order (o.running's is that of swaps on removal), as a
 		// first-fit scheduler placed them. One pool keeps o.running's
 		// order, whose answers the README's tables pin.
-		o.byStart = append(o.byStart[:0], o.running...)
-		slices.SortStableFunc(o.byStart, func(a, b swf.Job) int {
-			return cmp.Or(cmp.Compare(a.Submit+a.Wait, b.Submit+b.Wait), cmp.Compare(a.ID, b.ID))
-		})
-		o.snap.Running = o.byStart
+		// Sorted when a simulation reads them (Forecaster.order): most
+		// questions of a flurry go on with the simulation kept and read
+		// only their number.
+		if o.loop {
+			o.byStartOK = false
+			o.sortRunning(&o.snap)
+		}
 	}
 	busy := o.runs.busy()
 	if o.loop { // (the tests' reference)
@@ -720,4 +736,20 @@ func addTo[V int | int64](m map[int64]V, k int64, d V) {
 
 func point(w float64) replay.Prediction {
 	return replay.Prediction{OK: true, Point: max(w, 0), Lower: math.NaN(), Upper: math.NaN()}
+}
+
+// byStartOrder orders running jobs by start, then ID (Online.byStart).
+func byStartOrder(a, b swf.Job) int {
+	return cmp.Or(cmp.Compare(a.Submit+a.Wait, b.Submit+b.Wait), cmp.Compare(a.ID, b.ID))
+}
+
+// sortRunning puts the running jobs of s, Online's snapshot, in start
+// order (Online.byStart) before a simulation on nodes reads them.
+func (o *Online) sortRunning(s *Snapshot) {
+	if !o.byStartOK {
+		o.byStart = append(o.byStart[:0], o.running...)
+		slices.SortStableFunc(o.byStart, byStartOrder)
+		o.byStartOK = true
+	}
+	s.Running = o.byStart
 }
