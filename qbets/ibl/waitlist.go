@@ -48,7 +48,6 @@ type sums struct {
 }
 
 func (a *sums) add(b sums) { a.n += b.n; a.work.add(b.work) }
-func (a *sums) sub(b sums) { a.n -= b.n; a.work.sub(b.work) }
 
 // waitSums is what a waiting job adds to the sums of the jobs behind it:
 // itself, and its cores times its requested run time (none when it gave

@@ -150,15 +150,9 @@ func TestFlurryLinear(t *testing.T) {
 	}
 }
 
-// features replays jobs through an Online of the default configuration,
-// walking the queue at each question or not, and returns its answers
+// featuresOf replays jobs through an Online of cfg, walking the queue
+// and the running jobs at each question or not, and returns its answers
 // and the features of each question (o.x after it).
-func features(tb testing.TB, P int64, jobs []swf.Job, loop bool) ([]float64, [][nFeatures]float64) {
-	tb.Helper()
-	return featuresOf(tb, Config{}, P, jobs, loop)
-}
-
-// featuresOf is features with the configuration cfg.
 func featuresOf(tb testing.TB, cfg Config, P int64, jobs []swf.Job, loop bool) ([]float64, [][nFeatures]float64) {
 	tb.Helper()
 	o, err := NewOnline(cfg, P)
