@@ -361,16 +361,20 @@ func lessShort(a, b *Job) bool {
 
 // New returns an empty simulation at time 0 (or at the first loaded arrival).
 func New(cfg Config) (*Sim, error) {
-	m, err := cfg.validate()
-	if err != nil {
+	s := new(Sim)
+	if err := s.init(cfg); err != nil {
 		return nil, err
 	}
-	s := &Sim{
-		cfg:    cfg,
-		pred:   cfg.Predictor,
-		free:   cfg.MachineSize,
-		maxEst: cfg.MaxEstimate,
+	return s, nil
+}
+
+// init makes the zero Sim s a simulation of cfg (New's and Reset's).
+func (s *Sim) init(cfg Config) error {
+	m, err := cfg.validate()
+	if err != nil {
+		return err
 	}
+	s.cfg, s.pred, s.free, s.maxEst = cfg, cfg.Predictor, cfg.MachineSize, cfg.MaxEstimate
 	if m != nil {
 		s.m = m
 		m.countMemory = cfg.CountMemory
@@ -408,7 +412,7 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.SummaryOnly {
 		s.summ = newFoldSummary(cfg.bsldThreshold())
 	}
-	return s, nil
+	return nil
 }
 
 // rec returns record k.

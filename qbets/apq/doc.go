@@ -42,8 +42,12 @@
 // How APQ compares with the paper, IBL and QBETS on the archive logs
 // (Table V) is generated in examples/apq/README.md.
 //
-// A Predictor is not safe for concurrent use (Predict refreshes cached
-// weights and edges); a System likewise.
+// Cost: a prediction is linear in History; a description walks the
+// waiting and running jobs, but a System's at one instant are kept and
+// updated by each event, exactly (memo.go): a flurry of N jobs in one
+// second costs a walk and a step a job, not N²/2 visits. A Predictor is
+// not safe for concurrent use (Predict refreshes cached weights and
+// edges); a System likewise.
 //
 // Decisions cited as H1…H25 and sections cited as spec §N are those of
 // docs/decisions.md (the Hariharan register and section map); the paper's

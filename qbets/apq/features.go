@@ -19,8 +19,17 @@ type Point struct {
 // describe computes the Point of target submitted at now in state st
 // (Tables I and II). Waiting jobs count when submitted strictly before now,
 // running jobs when started at or before now (spec §1); the target itself
-// is skipped by ID. With perQueue only the target's queue counts.
+// is skipped by ID. With perQueue only the target's queue counts. A
+// System's state is described from its memo when it holds one (memo.go).
 func describe(target Job, now int64, st State, perQueue bool) Point {
+	sys, _ := st.(*System)
+	if sys != nil {
+		if p, ok := sys.describeMemo(target, now, perQueue); ok {
+			return p
+		}
+		w, r := sys.Len()
+		sys.memo.work += w + r
+	}
 	p := Point{Req: target.Req, Queue: target.Queue}
 	f := &p.F
 	f[0], f[1] = float64(target.Req), target.ert()

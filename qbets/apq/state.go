@@ -50,6 +50,7 @@ func (s Snapshot) Running() iter.Seq[Job] { return slices.Values(s.Run) }
 // use. A System is not safe for concurrent use.
 type System struct {
 	wait, run jobSet
+	memo      memo // describe's summaries at one instant (memo.go)
 }
 
 // Submit adds j to the waiting list.
@@ -58,6 +59,7 @@ func (s *System) Submit(j Job) error {
 		return fmt.Errorf("apq: System.Submit: job %d is already in the system", j.ID)
 	}
 	s.wait.add(j)
+	s.event(j, waitingGroup, 1)
 	return nil
 }
 
@@ -71,16 +73,20 @@ func (s *System) Start(id, t int64) error {
 		return fmt.Errorf("apq: System.Start: job %d starts at %d before its submit time %d", id, t, sub)
 	}
 	j, _ := s.wait.remove(id)
+	s.event(j, waitingGroup, -1)
 	j.Start = t
 	s.run.add(j)
+	s.event(j, runningGroup, 1)
 	return nil
 }
 
 // End removes a running job.
 func (s *System) End(id int64) error {
-	if _, ok := s.run.remove(id); !ok {
+	j, ok := s.run.remove(id)
+	if !ok {
 		return fmt.Errorf("apq: System.End: job %d is not running", id)
 	}
+	s.event(j, runningGroup, -1)
 	return nil
 }
 

@@ -15,7 +15,8 @@
 // prediction over a full base of 10,000 experiences costs 100–215 µs of
 // CPU (BenchmarkPredict; by hand, about 100 µs on 2026-11-23, 210–213 µs
 // on 2026-11-30 at load 5–8). A System's events and queries cost
-// O(log n) amortized in its jobs: karnak's work for one submitted job
+// O(log n) in its jobs, a job submitted anywhere in the queue included (a
+// flurry fed queue by queue cost N²/2 before the treap, waitlist.go): karnak's work for one submitted job
 // with 10,000 waiting and 500 running took 240–287 µs when each query
 // summed every job and takes 5.7–6.4 µs (BenchmarkSystemSubmit,
 // 2026-12-01, at load 10–12, noisy; under callgrind 1.09 million

@@ -203,7 +203,7 @@ func (s *System) WaitingPage(offset, limit int) (page []Job, total int) {
 	if offset < 0 || limit <= 0 || offset >= total {
 		return nil, total
 	}
-	return s.waiting.from(s.waiting.nth(offset), limit), total
+	return s.waiting.from(offset, limit), total
 }
 
 // WaitingAfter returns up to limit waiting jobs in scheduler order from
@@ -258,7 +258,7 @@ func aheadOf(all, mine sums) ahead {
 // now: every running and waiting job is ahead of it.
 func (s *System) NotQueued(j Job, now int64) []Value {
 	all, _ := s.runningAt(now, "")
-	all.add(s.waiting.before(len(s.waiting.slots)))
+	all.add(s.waiting.total())
 	a := aheadOf(all, sums{})
 	return []Value{
 		str(j.Queue), num(float64(j.Cores)), reqTime(j.ReqTime),

@@ -330,7 +330,7 @@ func BenchmarkWaitingPage(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.Logf("%d waiting, %d slots", s.nWaiting(), len(s.waiting.slots))
+			b.Logf("%d waiting, %d nodes", s.nWaiting(), len(s.waiting.nodes))
 			for b.Loop() {
 				if page, _ := s.WaitingPage(n-1000, 1000); len(page) != 1000 {
 					b.Fatal(len(page))

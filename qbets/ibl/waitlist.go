@@ -1,9 +1,7 @@
 package ibl
 
 import (
-	"cmp"
 	"math/bits"
-	"slices"
 )
 
 // u128 is an unsigned 128-bit integer: a sum of core-seconds, exact
@@ -50,7 +48,6 @@ type sums struct {
 }
 
 func (a *sums) add(b sums) { a.n += b.n; a.work.add(b.work) }
-func (a *sums) sub(b sums) { a.n -= b.n; a.work.sub(b.work) }
 
 // waitSums is what a waiting job adds to the sums of the jobs behind it:
 // itself, and its cores times its requested run time (none when it gave
@@ -62,159 +59,212 @@ func waitSums(t *tracked) sums {
 	return sums{1, mul(uint64(t.Cores), uint64(max(t.ReqTime, 0)))}
 }
 
-// slot is one place in a waiting list: the job's sort key, kept after the
-// job leaves (t = nil) so that the list stays sorted and a binary search
-// finds any job in O(log n).
-type slot struct {
-	submit, id int64
-	t          *tracked // nil: the job started or ended
+// waitList is a list of waiting jobs sorted by (submit, id), each key at
+// most once: the whole queue's, and one per user. It is a treap (a binary
+// search tree on the key, a heap on a hash of it) whose nodes hold their
+// subtree's sums, so that the count and the work of the jobs before any
+// key or rank, and the job of any rank, take O(log n), and so do a job
+// put anywhere and a job dropped. Positions are ranks: the number of jobs
+// before. It was a sorted slice of slots under a Fenwick tree, in which a
+// job put at slot i of n cost the move of the n − i slots after it and a
+// rebuild of their part of the tree: a flurry (thousands of jobs
+// submitted in the same second, which qbets/replay feeds queue by queue)
+// put most of its jobs before the last, N²/2 moves for N jobs (30,000
+// jobs of SDSC-BLUE in one second: 2.4 s of CPU for IBL's row of
+// examples/forecast; TestWaitListFlurry).
+type waitList struct {
+	nodes []wnode // nodes[0] is the empty tree
+	free  []int32 // nodes dropped, for reuse
+	root  int32
 }
 
-// waitList is a list of waiting jobs sorted by (submit, id), each key at
-// most once: the whole queue's, and one per user. A job that leaves it
-// leaves an empty slot instead of shifting the slots after it, and the
-// empty slots are swept out once they are the majority. fen is a Fenwick
-// tree over the slots of the jobs' sums, so that the count and the work
-// of the jobs before any slot, and the slot of the k-th job, take
-// O(log n): a job appended (a feed's jobs mostly arrive in submit order)
-// or leaving costs O(log n) amortized, the sweeps included; a job
-// inserted before the last, at slot i of n, costs the move of the n − i
-// slots after it and a rebuild of their part of fen, O(n − i + log n):
-// little for one submitted at the same time as the last jobs with a
-// smaller id, as karnak stores an event that arrives up to MaxBackstep
-// late.
-type waitList struct {
-	slots []slot
-	fen   []sums
-	gone  int // empty slots
+// wnode is a job of the list and its subtree's sums.
+type wnode struct {
+	submit, id int64
+	t          *tracked
+	prio       uint64
+	l, r       int32
+	sum        sums // the subtree's, this job's included
 }
 
 // live is the number of jobs in the list.
-func (l *waitList) live() int { return len(l.slots) - l.gone }
+func (l *waitList) live() int { return int(l.nodes0().sum.n) }
 
-// find returns the position of key (submit, id) in the list, or where it
-// would be inserted.
+// nodes0 returns the root (the zero node when empty).
+func (l *waitList) nodes0() *wnode {
+	if len(l.nodes) == 0 {
+		return &wnode{}
+	}
+	return &l.nodes[l.root]
+}
+
+// priority is a key's heap priority: a hash (splitmix64), deterministic.
+func priority(submit, id int64) uint64 {
+	z := uint64(submit)*0x9e3779b97f4a7c15 ^ uint64(id)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// fix recomputes node x's sums from its children.
+func (l *waitList) fix(x int32) {
+	n := &l.nodes[x]
+	s := waitSums(n.t)
+	s.add(l.nodes[n.l].sum)
+	s.add(l.nodes[n.r].sum)
+	n.sum = s
+}
+
+// split splits tree x into the keys before (submit, id) (or, with
+// orEqual, at most it) and the others.
+func (l *waitList) split(x int32, submit, id int64, orEqual bool) (int32, int32) {
+	if x == 0 {
+		return 0, 0
+	}
+	n := &l.nodes[x]
+	left := before(n.submit, n.id, submit, id) || orEqual && n.submit == submit && n.id == id
+	if left {
+		a, b := l.split(n.r, submit, id, orEqual)
+		l.nodes[x].r = a
+		l.fix(x)
+		return x, b
+	}
+	a, b := l.split(n.l, submit, id, orEqual)
+	l.nodes[x].l = b
+	l.fix(x)
+	return a, x
+}
+
+// merge joins trees a and b, every key of a before every key of b.
+func (l *waitList) merge(a, b int32) int32 {
+	switch {
+	case a == 0:
+		return b
+	case b == 0:
+		return a
+	case l.nodes[a].prio > l.nodes[b].prio:
+		l.nodes[a].r = l.merge(l.nodes[a].r, b)
+		l.fix(a)
+		return a
+	}
+	l.nodes[b].l = l.merge(a, l.nodes[b].l)
+	l.fix(b)
+	return b
+}
+
+// find returns the rank of key (submit, id) in the list (the jobs before
+// it) and whether a job has it.
 func (l *waitList) find(submit, id int64) (int, bool) {
-	return slices.BinarySearchFunc(l.slots, slot{submit: submit, id: id}, func(a, b slot) int {
-		if c := cmp.Compare(a.submit, b.submit); c != 0 {
-			return c
+	if len(l.nodes) == 0 {
+		return 0, false
+	}
+	rank, x := uint64(0), l.root
+	for x != 0 {
+		n := &l.nodes[x]
+		switch {
+		case before(n.submit, n.id, submit, id):
+			rank += l.nodes[n.l].sum.n + 1
+			x = n.r
+		case n.submit == submit && n.id == id:
+			return int(rank + l.nodes[n.l].sum.n), true
+		default:
+			x = n.l
 		}
-		return cmp.Compare(a.id, b.id)
-	})
+	}
+	return int(rank), false
 }
 
-// put adds waiting job t.
+// put adds waiting job t, whose key is in no other job of the list.
 func (l *waitList) put(t *tracked) {
-	n := len(l.slots)
-	if n == 0 || before(l.slots[n-1], t.Submit, t.ID) { // appended: O(log n)
-		s := waitSums(t)
-		for j := n - 1; j >= n&(n+1); j = j&(j+1) - 1 { // the slots fen[n] covers
-			s.add(l.fen[j])
-		}
-		l.slots, l.fen = append(l.slots, slot{t.Submit, t.ID, t}), append(l.fen, s)
-		return
+	if len(l.nodes) == 0 {
+		l.nodes = append(l.nodes, wnode{}) // the empty tree
 	}
-	i, found := l.find(t.Submit, t.ID)
-	if found {
-		// The empty slot of an earlier job with this key (no job in the
-		// list has it), taken back so that each key has one slot, the
-		// one find returns.
-		l.slots[i].t = t
-		l.gone--
-		l.update(i, waitSums(t), false)
-		return
+	nd := wnode{submit: t.Submit, id: t.ID, t: t, prio: priority(t.Submit, t.ID), sum: waitSums(t)}
+	var x int32
+	if k := len(l.free); k > 0 {
+		x, l.free = l.free[k-1], l.free[:k-1]
+		l.nodes[x] = nd
+	} else {
+		x = int32(len(l.nodes))
+		l.nodes = append(l.nodes, nd)
 	}
-	l.slots = slices.Insert(l.slots, i, slot{t.Submit, t.ID, t})
-	l.rebuildFrom(i)
+	a, b := l.split(l.root, t.Submit, t.ID, false)
+	l.root = l.merge(l.merge(a, x), b)
 }
 
-// drop empties the slot of job t, which is in the list, and sweeps the
-// empty slots out once they outnumber the jobs (each sweep, O(n), is paid
-// for by the n/2 leaves before it).
+// drop takes job t, which is in the list, out of it.
 func (l *waitList) drop(t *tracked) {
-	i, _ := l.find(t.Submit, t.ID)
-	l.slots[i].t = nil
-	l.gone++
-	l.update(i, waitSums(t), true)
-	if l.gone > len(l.slots)/2 {
-		l.slots = slices.DeleteFunc(l.slots, func(w slot) bool { return w.t == nil })
-		l.gone = 0
-		l.rebuildFrom(0)
+	a, b := l.split(l.root, t.Submit, t.ID, false)
+	m, c := l.split(b, t.Submit, t.ID, true)
+	l.root = l.merge(a, c)
+	if m != 0 {
+		l.nodes[m] = wnode{}
+		l.free = append(l.free, m)
 	}
 }
 
-// update adds s to (or, with minus, takes it from) slot i's sums.
-func (l *waitList) update(i int, s sums, minus bool) {
-	for ; i < len(l.fen); i |= i + 1 {
-		if minus {
-			l.fen[i].sub(s)
-		} else {
-			l.fen[i].add(s)
-		}
-	}
-}
-
-// rebuildFrom builds fen's entries from slot i on, the slots before i
-// being as when fen was last built, in O(n − i + log n): an entry before
-// i sums slots before i only, so it stands, and is added to its parent
-// when that is at i or after, which are the entries of the chain that
-// sums the slots before i (before's).
-func (l *waitList) rebuildFrom(i int) {
-	l.fen = slices.Grow(l.fen[:i], len(l.slots)-i)[:len(l.slots)]
-	for j := i; j < len(l.fen); j++ {
-		l.fen[j] = waitSums(l.slots[j].t)
-	}
-	for k := i - 1; k >= 0; k = k&(k+1) - 1 {
-		if j := k | (k + 1); j < len(l.fen) {
-			l.fen[j].add(l.fen[k])
-		}
-	}
-	for k := i; k < len(l.fen); k++ {
-		if j := k | (k + 1); j < len(l.fen) {
-			l.fen[j].add(l.fen[k])
-		}
-	}
-}
-
-// before sums the jobs in the slots before slot i.
+// before sums the first i jobs of the list.
 func (l *waitList) before(i int) sums {
 	var s sums
-	for ; i > 0; i &= i - 1 {
-		s.add(l.fen[i-1])
+	if len(l.nodes) == 0 {
+		return s
+	}
+	left, x := uint64(max(i, 0)), l.root
+	for x != 0 && left > 0 {
+		n := &l.nodes[x]
+		ln := l.nodes[n.l].sum.n
+		if left <= ln {
+			x = n.l
+			continue
+		}
+		s.add(l.nodes[n.l].sum)
+		s.add(waitSums(n.t))
+		left -= ln + 1
+		x = n.r
 	}
 	return s
 }
 
-// nth returns the slot of the k-th job (0 first; k < live()).
-func (l *waitList) nth(k int) int {
-	pos, left := 0, uint64(k)
-	if len(l.fen) == 0 {
-		return 0
-	}
-	for step := 1 << (bits.Len(uint(len(l.fen))) - 1); step > 0; step >>= 1 {
-		if next := pos + step; next <= len(l.fen) && l.fen[next-1].n <= left {
-			pos = next
-			left -= l.fen[next-1].n
-		}
-	}
-	return pos
-}
+// total sums every job of the list.
+func (l *waitList) total() sums { return l.nodes0().sum }
 
-// from copies up to limit jobs from slot i on.
+// from copies up to limit jobs from rank i on.
 func (l *waitList) from(i, limit int) []Job {
-	if limit <= 0 || i >= len(l.slots) {
+	if limit <= 0 || i < 0 || i >= l.live() {
 		return nil
 	}
-	page := make([]Job, 0, min(limit, l.live()))
-	for ; i < len(l.slots) && len(page) < limit; i++ {
-		if w := l.slots[i]; w.t != nil {
-			page = append(page, w.t.Job)
+	page := make([]Job, 0, min(limit, l.live()-i))
+	// The path to the job of rank i: the nodes whose own job and right
+	// subtree come after it, innermost last.
+	var stack []int32
+	left, x := uint64(i), l.root
+	for x != 0 {
+		n := &l.nodes[x]
+		ln := l.nodes[n.l].sum.n
+		if left < ln {
+			stack = append(stack, x)
+			x = n.l
+			continue
+		}
+		if left == ln {
+			stack = append(stack, x)
+			break
+		}
+		left -= ln + 1
+		x = n.r
+	}
+	for len(stack) > 0 && len(page) < limit {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		page = append(page, l.nodes[x].t.Job)
+		for y := l.nodes[x].r; y != 0; y = l.nodes[y].l {
+			stack = append(stack, y)
 		}
 	}
 	return page
 }
 
-// before says whether slot w's key comes before (submit, id).
-func before(w slot, submit, id int64) bool {
-	return w.submit < submit || w.submit == submit && w.id < id
+// before says whether key (s1, i1) comes before (s2, i2).
+func before(s1, i1, s2, i2 int64) bool {
+	return s1 < s2 || s1 == s2 && i1 < i2
 }

@@ -48,7 +48,7 @@
 // 10 ms); a forecast at every submission (examples/forecast; budget 60 s
 // per 200k jobs): SDSC-BLUE 20 s, 30 s on 144 nodes; CEA-Curie 40 s; the
 // Alibaba GPU pods on 1,523 nodes 38–42 s (bench_test.go). A flurry (N
-// jobs in one second) costs a step a job, not N²/2: KTH-SP2's first 10,000
-// at once 0.31 s, 66 s before (Online.Approximated). Forecaster and Online
-// are not safe for concurrent use: one per goroutine.
+// jobs in one second) costs at most 128 simulations and a step a job on
+// any policy, not N²/2 (past them answers are approximate, counted:
+// Online.Approximated). Forecaster and Online are not concurrent-safe.
 package forecast
