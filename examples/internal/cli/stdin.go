@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,7 +17,21 @@ import (
 // its trace by base name says what simulate and swfstat say (replay, varq
 // and qbets said "stdin"). Any other path comes back as it is, with a done
 // that does nothing.
+//
+// The copy is bounded at maxStdin bytes as they come (16 GiB, a gzip
+// stream's compressed bytes): cat /dev/zero | simulate - filled the
+// temporary directory's disk before anything read a line. A larger trace
+// is given by its path, which has no such bound (and a gzip one is far
+// below it: the largest log of the Parallel Workloads Archive is under
+// 1 GiB uncompressed).
 func StdinTrace(path string, stdin io.Reader) (string, func(), error) {
+	return stdinTrace(path, stdin, maxStdin)
+}
+
+// maxStdin is the most bytes StdinTrace copies from standard input.
+const maxStdin = 16 << 30
+
+func stdinTrace(path string, stdin io.Reader, limit int64) (string, func(), error) {
 	if path != "-" {
 		return path, func() {}, nil
 	}
@@ -28,9 +43,13 @@ func StdinTrace(path string, stdin io.Reader) (string, func(), error) {
 	p := filepath.Join(dir, "standard input")
 	f, err := os.Create(p)
 	if err == nil {
-		_, err = io.Copy(f, stdin)
+		var n int64
+		n, err = io.Copy(f, io.LimitReader(stdin, limit+1))
 		if cerr := f.Close(); err == nil {
 			err = cerr
+		}
+		if err == nil && n > limit {
+			err = fmt.Errorf("standard input: more than %s: give the trace by its path, which has no such bound", sizeWords(limit))
 		}
 	}
 	if err != nil {
@@ -84,3 +103,11 @@ type renamedError struct {
 
 func (r renamedError) Error() string { return r.msg }
 func (r renamedError) Unwrap() error { return r.err }
+
+// sizeWords says a bound of bytes: "16 GiB", "100 bytes".
+func sizeWords(n int64) string {
+	if n >= 1<<30 && n%(1<<30) == 0 {
+		return fmt.Sprintf("%d GiB", n>>30)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -64,3 +64,29 @@ func TestStdinError(t *testing.T) {
 		t.Errorf("a file's error changed: %v", got)
 	}
 }
+
+// The copy of standard input is bounded: cat /dev/zero | simulate - filled
+// the temporary directory's disk. The bound's bytes are copied, one more
+// is an error saying to give the trace by its path, and the temporary
+// directory is removed.
+func TestStdinTraceBounded(t *testing.T) {
+	p, done, err := stdinTrace("-", strings.NewReader(strings.Repeat("x", 100)), 100)
+	if err != nil {
+		t.Fatalf("100 bytes, bound 100: %v", err)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Size() != 100 {
+		t.Errorf("the copy: %v, %v", fi, err)
+	}
+	done()
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "batchq-stdin-*"))
+	_, _, err = stdinTrace("-", strings.NewReader(strings.Repeat("x", 101)), 100)
+	if err == nil || !strings.Contains(err.Error(), "standard input: more than 100 bytes: give the trace by its path") {
+		t.Errorf("101 bytes, bound 100: %v", err)
+	}
+	if after, _ := filepath.Glob(filepath.Join(os.TempDir(), "batchq-stdin-*")); len(after) > len(before) {
+		t.Errorf("the temporary directory was left: %q", after)
+	}
+	if got := sizeWords(maxStdin); got != "16 GiB" {
+		t.Errorf("maxStdin says %q", got)
+	}
+}
