@@ -52,6 +52,7 @@ type Reader struct {
 	clean   int   // buf[rpos:rpos+clean] was searched and holds no line terminator
 	noCR    int   // buf[rpos:noCR] holds no '\r' (noCR may lie below rpos: nothing known)
 	long    bool  // the line being read is over maxLine: its bytes are dropped
+	dropped int64 // the bytes of the long line dropped so far
 	line    int
 	header  Header
 	hp      headerParser
@@ -300,6 +301,11 @@ func (r *Reader) next(j *Job, tried bool) error {
 		}
 		tried = false
 		line, err := r.readLine()
+		if err == errLongNow {
+			r.line++
+			r.fail(&ParseError{Line: r.line, Err: errLongLine}) // (strict: it stops)
+			return r.err
+		}
 		if err != nil {
 			if err == io.EOF && r.orphan() {
 				return r.err
@@ -491,6 +497,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			r.rpos += n
 			r.clean = 0
 			r.long = r.long || len(line) > maxLine // (whatever the reads' sizes)
+			r.dropped = 0
 			return line, nil
 		}
 		// No line yet: the next search starts where this one ended (a
@@ -499,10 +506,20 @@ func (r *Reader) readLine() ([]byte, error) {
 		// each: a 64 MiB line took 3.5 s of CPU, 16 times a 16 MiB one.
 		r.clean = max(len(data)-1, 0)
 		if r.clean > maxLine {
-			// Past any real line: drop what came (its last byte aside, a
-			// '\r' maybe) and read on to its end, so that a line of
-			// gigabytes (a megabyte of gzip) does not take as much memory.
+			// Past any real line: strict, it is an error at once (read on
+			// to its end, /dev/zero, whose line has none, was read until
+			// the command was killed); lenient, drop what came (its last
+			// byte aside, a '\r' maybe) and read on to its end, so that a
+			// line of gigabytes (a megabyte of gzip) does not take as much
+			// memory, up to maxDropped.
+			if !r.Lenient {
+				return nil, errLongNow
+			}
 			r.long = true
+			r.dropped += int64(r.wpos - 1 - r.rpos)
+			if r.dropped > maxDropped {
+				return nil, errEndless
+			}
 			r.rpos, r.clean = r.wpos-1, 0
 			continue
 		}
@@ -611,6 +628,18 @@ const maxLine = 16 << 20
 // errLongLine is the error of a line over maxLine, wrapping ErrRange.
 var errLongLine = fmt.Errorf("line longer than 16 MiB: %w", ErrRange)
 
+// errLongNow is readLine's word to a strict read that the line is over
+// maxLine (next makes it errLongLine's ParseError, at once).
+var errLongNow = errors.New("swf: a line over maxLine")
+
+// maxDropped bounds the line a lenient read drops to find its end: an
+// endless "line" (/dev/zero, a stream of NULs) is not a log's, and has no
+// end to skip to.
+const maxDropped = 1 << 30
+
+// errEndless is the error of a lenient read of a line over maxDropped.
+var errEndless = fmt.Errorf("swf: a line longer than 1 GiB, not ended (binary data, not a text log?): reading stopped: %w", ErrRange)
+
 // errUTF16 is the error of a line that begins with UTF-16's byte-order
 // mark (a file's first, or a second file's after cat); it wraps ErrSyntax.
 var errUTF16 error = utf16Error{}
@@ -626,13 +655,22 @@ func (utf16Error) Unwrap() error { return ErrSyntax }
 var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
 
 // blanks returns the index of the first byte at or after i that is not a
-// field separator (space or tab), or len(line).
+// field separator (isBlank), or len(line).
 func blanks(line []byte, i int) int {
-	for uint(i) < uint(len(line)) && (line[i] == ' ' || line[i] == '\t') { // (unsigned: no bounds check)
+	for uint(i) < uint(len(line)) && isBlank(line[i]) { // (unsigned: no bounds check)
 		i++
 	}
 	return i
 }
+
+// isBlank reports whether c separates fields: a space or a tab, and a
+// form feed or a vertical tab. The SWF definition separates fields by
+// "white space", which the peers' readers take as Python's str.split and
+// C's isspace do (a form feed is an old log's page break); a line's
+// terminators ('\n', '\r') never reach here. No value changes, so nothing
+// is counted. (Two comparisons on a digit, as for a space and a tab: c−'\t'
+// below 4 is '\t', '\n', '\v' or '\f'.)
+func isBlank(c byte) bool { return c == ' ' || c-'\t' < 4 && c != '\n' }
 
 // digits appends the decimal digits from line[i] on to v and returns v and
 // the index after them (v wraps around past 19 digits: callers count).
@@ -714,7 +752,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 		v, i = digits(line, i, 0)
 		nd := i - d
 		if !floatField[n] {
-			if uint(nd-1) < 18 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
+			if uint(nd-1) < 18 && (uint(i) >= uint(len(line)) || isBlank(line[i])) {
 				x := int64(v)
 				if start != d {
 					// SWF allows -1 (unknown) and natural numbers, except
@@ -737,7 +775,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 				frac = i - f
 				nd += frac
 			}
-			if nd <= 15 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
+			if nd <= 15 && (uint(i) >= uint(len(line)) || isBlank(line[i])) {
 				x := float64(v) // as parseFloat computes it
 				if frac > 0 {
 					x /= pow10[frac]
@@ -752,7 +790,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 				continue
 			}
 		}
-		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		for i < len(line) && !isBlank(line[i]) {
 			i++
 		}
 		var err error
@@ -790,13 +828,13 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 func fieldCountError(line []byte) error {
 	n := 0
 	for i := 0; i < len(line); n++ {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		for i < len(line) && isBlank(line[i]) {
 			i++
 		}
 		if i == len(line) {
 			break
 		}
-		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		for i < len(line) && !isBlank(line[i]) {
 			i++
 		}
 	}
