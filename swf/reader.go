@@ -45,14 +45,15 @@ type Reader struct {
 	buf     []byte // input; buf[rpos:wpos] is not consumed yet
 	rpos    int
 	wpos    int
-	srcErr  error // what ended src; returned once buf is drained
-	cr      bool  // a lone '\r' ended a line: search for '\r' first
-	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
-	afterCR bool  // the last line cut ended in "\r\n" or was the first to end in a lone '\r': nextFast leaves the next to readLine
-	clean   int   // buf[rpos:rpos+clean] was searched and holds no line terminator
-	noCR    int   // buf[rpos:noCR] holds no '\r' (noCR may lie below rpos: nothing known)
-	long    bool  // the line being read is over maxLine: its bytes are dropped
-	dropped int64 // the bytes of the long line dropped so far
+	srcErr  error  // what ended src; returned once buf is drained
+	cr      bool   // a lone '\r' ended a line: search for '\r' first
+	skipLF  bool   // the last line ended in '\r': a '\n' next belongs to it
+	afterCR bool   // the last line cut ended in "\r\n" or was the first to end in a lone '\r': nextFast leaves the next to readLine
+	clean   int    // buf[rpos:rpos+clean] was searched and holds no line terminator
+	noCR    int    // buf[rpos:noCR] holds no '\r' (noCR may lie below rpos: nothing known)
+	long    bool   // the line being read is over maxLine: its bytes are dropped
+	dropped int64  // the bytes of the long line dropped so far
+	name    string // the file's, for an error that is not a *ParseError (OpenReader); "" none
 	line    int
 	header  Header
 	hp      headerParser
@@ -305,6 +306,15 @@ func (r *Reader) next(j *Job, tried bool) error {
 			r.line++
 			r.fail(&ParseError{Line: r.line, Err: errLongLine}) // (strict: it stops)
 			return r.err
+		}
+		if err == errEndless {
+			// Not a *ParseError (no skipping it): it names the file as
+			// the other errors of a read do.
+			name := "swf: "
+			if r.name != "" {
+				name += r.name + ": "
+			}
+			err = fmt.Errorf("%sline %d: %w", name, r.line+1, errEndless)
 		}
 		if err != nil {
 			if err == io.EOF && r.orphan() {
@@ -637,8 +647,9 @@ var errLongNow = errors.New("swf: a line over maxLine")
 // end to skip to.
 const maxDropped = 1 << 30
 
-// errEndless is the error of a lenient read of a line over maxDropped.
-var errEndless = fmt.Errorf("swf: a line longer than 1 GiB, not ended (binary data, not a text log?): reading stopped: %w", ErrRange)
+// errEndless is the error of a lenient read of a line over maxDropped
+// (next names the file and the line).
+var errEndless = fmt.Errorf("a line longer than 1 GiB, not ended (binary data, not a text log?): reading stopped: %w", ErrRange)
 
 // errUTF16 is the error of a line that begins with UTF-16's byte-order
 // mark (a file's first, or a second file's after cat); it wraps ErrSyntax.
