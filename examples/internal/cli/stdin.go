@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/batchq/batchq/internal/textcheck"
 )
 
 // StdinTrace lets a command that reads its trace by path (to stat it, read
@@ -40,6 +43,19 @@ func stdinTrace(path string, stdin io.Reader, limit int64) (string, func(), erro
 		return "", nil, err
 	}
 	done := func() { os.RemoveAll(dir) }
+	// Binary data is refused before it is copied: a log's first line
+	// would refuse it anyway, after up to the bound's bytes of disk
+	// (cat /dev/zero | forecast -: 16 GiB of zeros). A gzip stream
+	// (its magic bytes) is copied as it comes.
+	br := bufio.NewReaderSize(stdin, 4096)
+	head, _ := br.Peek(4096)
+	if !bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
+		if line, _, _ := bytes.Cut(head, []byte{'\n'}); textcheck.FirstLine(string(line)) {
+			done()
+			return "", nil, fmt.Errorf("standard input: binary data, not a text log (its first bytes: %q)", head[:min(len(head), 16)])
+		}
+	}
+	stdin = br
 	p := filepath.Join(dir, "standard input")
 	f, err := os.Create(p)
 	if err == nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,4 +90,32 @@ func TestStdinTraceBounded(t *testing.T) {
 	if got := sizeWords(maxStdin); got != "16 GiB" {
 		t.Errorf("maxStdin says %q", got)
 	}
+}
+
+// Binary data on standard input is refused before it is copied: cat
+// /dev/zero | forecast - wrote the bound's bytes of zeros to disk before
+// the log's first line refused them. Text and a gzip stream are copied.
+func TestStdinTraceBinary(t *testing.T) {
+	_, _, err := stdinTrace("-", io.LimitReader(zeroReader{}, 1<<20), 100)
+	if err == nil || !strings.Contains(err.Error(), "standard input: binary data, not a text log") {
+		t.Errorf("zeros: %v", err)
+	}
+	for _, in := range []string{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x00", "; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n", ""} {
+		p, done, err := stdinTrace("-", strings.NewReader(in), 100)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if b, err := os.ReadFile(p); err != nil || string(b) != in {
+			t.Errorf("%q: copied %q, %v", in, b, err)
+		}
+		done()
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
