@@ -80,7 +80,8 @@ func OpenReader(r io.Reader, name string) (*File, error) {
 		return nil, err
 	}
 	f := &File{Reader: NewReader(dr), closers: closers, src: dr}
-	f.name = name // (its errors that are not a *ParseError name the file)
+	// (its errors that are not a *ParseError name the file)
+	f.name = name
 	if len(closers) > 0 { // gzip: a damaged stream inflates to garbage lines before its checksum fails
 		f.damage = func() error {
 			if f.Drain != nil {
