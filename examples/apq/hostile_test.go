@@ -271,3 +271,18 @@ func TestFilteredCounted(t *testing.T) {
 		t.Errorf("kept %d, dropped %d, filtered %v; want 1, 4, %v", len(tr.Jobs), tr.Dropped, tr.Filtered, want)
 	}
 }
+
+// An -only item that names no trace of the paper is a usage error: alone
+// it was "no trace of the paper found" (exit 1), as if the directory
+// lacked the logs; beside a good one it was dropped without a word.
+func TestOnlyNamesPaperTraces(t *testing.T) {
+	for _, only := range []string{"bogus", "SP2,bogus", "kth"} {
+		err := command([]string{"-traces", t.TempDir(), "-only", only}, io.Discard, io.Discard)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), "names no trace of the paper") {
+			t.Errorf("-only %s: %v; want a usage error", only, err)
+		}
+	}
+	if err := command([]string{"-traces", t.TempDir(), "-only", "sp2, Par"}, io.Discard, io.Discard); errors.As(err, new(cli.UsageError)) {
+		t.Errorf("-only \"sp2, Par\": %v", err)
+	}
+}

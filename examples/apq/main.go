@@ -239,6 +239,17 @@ func reproduce(w io.Writer, o options) error {
 	if o.Filter != filterRan && o.Filter != filterStatus1 {
 		return cli.Usagef("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)
 	}
+	// An -only item that names no trace of the paper was dropped without
+	// a word (-only SP2,bogus ran SP2), or, alone, was "no trace of the
+	// paper found" (exit 1), as if the directory lacked the logs.
+	for _, s := range strings.Split(o.Only, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if !slices.ContainsFunc(paperTraces, func(pt struct{ Name, File string }) bool { return matches(pt.File, s) }) {
+			return cli.Usagef("-only %q: %q names no trace of the paper (want substrings of %s)", o.Only, s, traceFiles())
+		}
+	}
 	if o.Floor == "" {
 		o.Floor = floorQueue
 	}
