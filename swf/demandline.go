@@ -22,7 +22,7 @@ const demandMark = ";="
 // line.
 func isDemandLine(line []byte) bool {
 	return len(line) >= 2 && line[0] == ';' && line[1] == '=' &&
-		(len(line) == 2 || line[2] == ' ' || line[2] == '\t')
+		(len(line) == 2 || isBlank(line[2]))
 }
 
 // demandError is the error of a malformed demand line, wrapping ErrSyntax
@@ -57,7 +57,7 @@ func parseDemand(rest []byte) (*Demand, *ParseError) {
 	}
 	for i := blanks(rest, 0); i < len(rest); i = blanks(rest, i) {
 		start := i
-		for i < len(rest) && rest[i] != ' ' && rest[i] != '\t' {
+		for i < len(rest) && !isBlank(rest[i]) {
 			i++
 		}
 		tok := rest[start:i]

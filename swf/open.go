@@ -80,6 +80,8 @@ func OpenReader(r io.Reader, name string) (*File, error) {
 		return nil, err
 	}
 	f := &File{Reader: NewReader(dr), closers: closers, src: dr}
+	// (its errors that are not a *ParseError name the file)
+	f.name = name
 	if len(closers) > 0 { // gzip: a damaged stream inflates to garbage lines before its checksum fails
 		f.damage = func() error {
 			if f.Drain != nil {

@@ -45,13 +45,15 @@ type Reader struct {
 	buf     []byte // input; buf[rpos:wpos] is not consumed yet
 	rpos    int
 	wpos    int
-	srcErr  error // what ended src; returned once buf is drained
-	cr      bool  // a lone '\r' ended a line: search for '\r' first
-	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
-	afterCR bool  // the last line cut ended in "\r\n" or was the first to end in a lone '\r': nextFast leaves the next to readLine
-	clean   int   // buf[rpos:rpos+clean] was searched and holds no line terminator
-	noCR    int   // buf[rpos:noCR] holds no '\r' (noCR may lie below rpos: nothing known)
-	long    bool  // the line being read is over maxLine: its bytes are dropped
+	srcErr  error  // what ended src; returned once buf is drained
+	cr      bool   // a lone '\r' ended a line: search for '\r' first
+	skipLF  bool   // the last line ended in '\r': a '\n' next belongs to it
+	afterCR bool   // the last line cut ended in "\r\n" or was the first to end in a lone '\r': nextFast leaves the next to readLine
+	clean   int    // buf[rpos:rpos+clean] was searched and holds no line terminator
+	noCR    int    // buf[rpos:noCR] holds no '\r' (noCR may lie below rpos: nothing known)
+	long    bool   // the line being read is over maxLine: its bytes are dropped
+	dropped int64  // the bytes of the long line dropped so far
+	name    string // the file's, for an error that is not a *ParseError (OpenReader); "" none
 	line    int
 	header  Header
 	hp      headerParser
@@ -300,6 +302,20 @@ func (r *Reader) next(j *Job, tried bool) error {
 		}
 		tried = false
 		line, err := r.readLine()
+		if err == errLongNow {
+			r.line++
+			r.fail(&ParseError{Line: r.line, Err: errLongLine}) // (strict: it stops)
+			return r.err
+		}
+		if err == errEndless {
+			// Not a *ParseError (no skipping it): it names the file as
+			// the other errors of a read do.
+			name := "swf: "
+			if r.name != "" {
+				name += r.name + ": "
+			}
+			err = fmt.Errorf("%sline %d: %w", name, r.line+1, errEndless)
+		}
 		if err != nil {
 			if err == io.EOF && r.orphan() {
 				return r.err
@@ -491,6 +507,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			r.rpos += n
 			r.clean = 0
 			r.long = r.long || len(line) > maxLine // (whatever the reads' sizes)
+			r.dropped = 0
 			return line, nil
 		}
 		// No line yet: the next search starts where this one ended (a
@@ -499,10 +516,20 @@ func (r *Reader) readLine() ([]byte, error) {
 		// each: a 64 MiB line took 3.5 s of CPU, 16 times a 16 MiB one.
 		r.clean = max(len(data)-1, 0)
 		if r.clean > maxLine {
-			// Past any real line: drop what came (its last byte aside, a
-			// '\r' maybe) and read on to its end, so that a line of
-			// gigabytes (a megabyte of gzip) does not take as much memory.
+			// Past any real line: strict, it is an error at once (read on
+			// to its end, /dev/zero, whose line has none, was read until
+			// the command was killed); lenient, drop what came (its last
+			// byte aside, a '\r' maybe) and read on to its end, so that a
+			// line of gigabytes (a megabyte of gzip) does not take as much
+			// memory, up to maxDropped.
+			if !r.Lenient {
+				return nil, errLongNow
+			}
 			r.long = true
+			r.dropped += int64(r.wpos - 1 - r.rpos)
+			if r.dropped > maxDropped {
+				return nil, errEndless
+			}
 			r.rpos, r.clean = r.wpos-1, 0
 			continue
 		}
@@ -611,6 +638,19 @@ const maxLine = 16 << 20
 // errLongLine is the error of a line over maxLine, wrapping ErrRange.
 var errLongLine = fmt.Errorf("line longer than 16 MiB: %w", ErrRange)
 
+// errLongNow is readLine's word to a strict read that the line is over
+// maxLine (next makes it errLongLine's ParseError, at once).
+var errLongNow = errors.New("swf: a line over maxLine")
+
+// maxDropped bounds the line a lenient read drops to find its end: an
+// endless "line" (/dev/zero, a stream of NULs) is not a log's, and has no
+// end to skip to.
+const maxDropped = 1 << 30
+
+// errEndless is the error of a lenient read of a line over maxDropped
+// (next names the file and the line).
+var errEndless = fmt.Errorf("a line longer than 1 GiB, not ended (binary data, not a text log?): reading stopped: %w", ErrRange)
+
 // errUTF16 is the error of a line that begins with UTF-16's byte-order
 // mark (a file's first, or a second file's after cat); it wraps ErrSyntax.
 var errUTF16 error = utf16Error{}
@@ -626,13 +666,22 @@ func (utf16Error) Unwrap() error { return ErrSyntax }
 var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
 
 // blanks returns the index of the first byte at or after i that is not a
-// field separator (space or tab), or len(line).
+// field separator (isBlank), or len(line).
 func blanks(line []byte, i int) int {
-	for uint(i) < uint(len(line)) && (line[i] == ' ' || line[i] == '\t') { // (unsigned: no bounds check)
+	for uint(i) < uint(len(line)) && isBlank(line[i]) { // (unsigned: no bounds check)
 		i++
 	}
 	return i
 }
+
+// isBlank reports whether c separates fields: a space or a tab, and a
+// form feed or a vertical tab. The SWF definition separates fields by
+// "white space", which the peers' readers take as Python's str.split and
+// C's isspace do (a form feed is an old log's page break); a line's
+// terminators ('\n', '\r') never reach here. No value changes, so nothing
+// is counted. (Two comparisons on a digit, as for a space and a tab: c−'\t'
+// below 4 is '\t', '\n', '\v' or '\f'.)
+func isBlank(c byte) bool { return c == ' ' || c-'\t' < 4 && c != '\n' }
 
 // digits appends the decimal digits from line[i] on to v and returns v and
 // the index after them (v wraps around past 19 digits: callers count).
@@ -714,7 +763,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 		v, i = digits(line, i, 0)
 		nd := i - d
 		if !floatField[n] {
-			if uint(nd-1) < 18 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
+			if uint(nd-1) < 18 && (uint(i) >= uint(len(line)) || isBlank(line[i])) {
 				x := int64(v)
 				if start != d {
 					// SWF allows -1 (unknown) and natural numbers, except
@@ -737,7 +786,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 				frac = i - f
 				nd += frac
 			}
-			if nd <= 15 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
+			if nd <= 15 && (uint(i) >= uint(len(line)) || isBlank(line[i])) {
 				x := float64(v) // as parseFloat computes it
 				if frac > 0 {
 					x /= pow10[frac]
@@ -752,7 +801,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 				continue
 			}
 		}
-		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		for i < len(line) && !isBlank(line[i]) {
 			i++
 		}
 		var err error
@@ -790,13 +839,13 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 func fieldCountError(line []byte) error {
 	n := 0
 	for i := 0; i < len(line); n++ {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		for i < len(line) && isBlank(line[i]) {
 			i++
 		}
 		if i == len(line) {
 			break
 		}
-		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		for i < len(line) && !isBlank(line[i]) {
 			i++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -240,5 +241,48 @@ func TestOutOfRangeLeftOut(t *testing.T) {
 		if !strings.Contains(out.String(), "jobs left out: 12 ") || strings.Contains(out.String(), "922337203685477") {
 			t.Errorf("field %d: report:\n%s", field+1, out.String())
 		}
+	}
+}
+
+// The jobs -filter leaves out are counted by reason: they were counted in
+// Dropped alone, which only -v printed, so that a log whose jobs all ran
+// 0 s failed as "0 jobs, too few" without a word of the jobs read.
+func TestFilteredCounted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "filtered.swf")
+	log := "; MaxProcs: 16\n" +
+		"1 0 10 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n" + // kept
+		"2 60 10 0 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n" + // ran 0 s
+		"3 120 10 0 1 -1 -1 1 900 -1 5 1 1 1 1 -1 -1 -1\n" + // ran 0 s (cancelled)
+		"4 180 10 600 1 -1 -1 1 900 -1 0 1 1 1 1 -1 -1 -1\n" + // failed
+		"5 240 -1 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n" // no wait
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := loadTrace(path, "filtered", filterRan, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{
+		"run time 0 (-filter ran keeps the jobs that ran)":      2,
+		"failed (status 0; -filter ran)":                        1,
+		"no submit time, wait or run time (cannot be replayed)": 1,
+	}
+	if len(tr.Jobs) != 1 || tr.Dropped != 4 || !maps.Equal(tr.Filtered, want) {
+		t.Errorf("kept %d, dropped %d, filtered %v; want 1, 4, %v", len(tr.Jobs), tr.Dropped, tr.Filtered, want)
+	}
+}
+
+// An -only item that names no trace of the paper is a usage error: alone
+// it was "no trace of the paper found" (exit 1), as if the directory
+// lacked the logs; beside a good one it was dropped without a word.
+func TestOnlyNamesPaperTraces(t *testing.T) {
+	for _, only := range []string{"bogus", "SP2,bogus", "kth"} {
+		err := command([]string{"-traces", t.TempDir(), "-only", only}, io.Discard, io.Discard)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), "names no trace of the paper") {
+			t.Errorf("-only %s: %v; want a usage error", only, err)
+		}
+	}
+	if err := command([]string{"-traces", t.TempDir(), "-only", "sp2, Par"}, io.Discard, io.Discard); errors.As(err, new(cli.UsageError)) {
+		t.Errorf("-only \"sp2, Par\": %v", err)
 	}
 }

@@ -89,6 +89,12 @@ type trace struct {
 	// stopped the whole run ("ibl: job 1 submitted twice"). Said in the
 	// report, as the padding is.
 	Duplicates int
+	// Filtered counts the jobs -filter left out, by reason (leftOut):
+	// said in the report, as the others are. They were counted in Dropped
+	// alone, which only -v printed: a log of jobs that all ran 0 s was
+	// "0 jobs, too few for a validation and a test range" without a word
+	// of the 3,000 read.
+	Filtered map[string]int
 	// NoSize counts the jobs left out for having neither processor
 	// count, which no table can use; said in the report.
 	NoSize int
@@ -233,6 +239,17 @@ func reproduce(w io.Writer, o options) error {
 	if o.Filter != filterRan && o.Filter != filterStatus1 {
 		return cli.Usagef("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)
 	}
+	// An -only item that names no trace of the paper was dropped without
+	// a word (-only SP2,bogus ran SP2), or, alone, was "no trace of the
+	// paper found" (exit 1), as if the directory lacked the logs.
+	for _, s := range strings.Split(o.Only, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if !slices.ContainsFunc(paperTraces, func(pt struct{ Name, File string }) bool { return matches(pt.File, s) }) {
+			return cli.Usagef("-only %q: %q names no trace of the paper (want substrings of %s)", o.Only, s, traceFiles())
+		}
+	}
 	if o.Floor == "" {
 		o.Floor = floorQueue
 	}
@@ -285,6 +302,9 @@ func reproduce(w io.Writer, o options) error {
 		}
 		if len(tr.Header) > 0 {
 			fmt.Fprintf(w, "trace %s: %s\n", tr.File, cli.HeaderNote(tr.Header))
+		}
+		if len(tr.Filtered) > 0 {
+			fmt.Fprintf(w, "trace %s: jobs left out: %s\n", tr.File, cli.Reasons(tr.Filtered))
 		}
 		if tr.NoSize > 0 {
 			fmt.Fprintf(w, "trace %s: %d jobs left out: no size (neither field 5 nor field 8)\n", tr.File, tr.NoSize)
@@ -379,14 +399,25 @@ const (
 )
 
 // keep reports whether filter keeps j.
-func keep(j *swf.Job, filter string) bool {
-	if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 {
-		return false // cannot be replayed
+func keep(j *swf.Job, filter string) bool { return leftOut(j, filter) == "" }
+
+// leftOut is why filter leaves j out, "" when it keeps it: the reasons the
+// report counts (trace.Filtered).
+func leftOut(j *swf.Job, filter string) string {
+	switch {
+	case j.Submit < 0 || j.Wait < 0 || j.RunTime < 0:
+		return "no submit time, wait or run time (cannot be replayed)"
+	case filter == filterStatus1:
+		if j.Status == 1 || (j.Status == swf.StatusUnknown && j.RunTime > 0) {
+			return ""
+		}
+		return "not status 1 (-filter status1)"
+	case j.RunTime == 0:
+		return "run time 0 (-filter ran keeps the jobs that ran)"
+	case j.Status == 0:
+		return "failed (status 0; -filter ran)"
 	}
-	if filter == filterStatus1 {
-		return j.Status == 1 || (j.Status == swf.StatusUnknown && j.RunTime > 0)
-	}
-	return j.RunTime > 0 && j.Status != 0
+	return ""
 }
 
 // loadTrace reads one log and keeps the jobs that filter selects, at most
@@ -418,8 +449,12 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		if madeUp {
 			jobs[i].ID = jobid.MadeUp(int64(i + 1))
 		}
-		if !keep(&jobs[i], filter) {
+		if why := leftOut(&jobs[i], filter); why != "" {
 			tr.Dropped++
+			if tr.Filtered == nil {
+				tr.Filtered = map[string]int{}
+			}
+			tr.Filtered[why]++
 			continue
 		}
 		if jobs[i].Size() <= 0 {

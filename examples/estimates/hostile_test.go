@@ -513,3 +513,37 @@ func TestValidationFlagsNeedValidate(t *testing.T) {
 		}
 	}
 }
+
+// A model's parameter given with another model was dropped without a
+// word (-f 5 with the default modal model: exit 0, the modal estimates
+// written); it is a usage error, nothing written. With its own model it
+// is taken.
+func TestModelFlagsRefused(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.swf")
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "%d %d 0 %d 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n", i+1, 60*i, 100+i)
+	}
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.swf")
+	for _, args := range [][]string{
+		{"-f", "5"}, {"-model", "phi", "-f", "2"}, {"-phi", "0.5"}, {"-model", "f", "-phi", "0.5"},
+		{"-model", "f", "-share", "5"}, {"-model", "shuffle", "-bin", "15m:10"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(t.Context(), append([]string{"-trace", in, "-out", out}, args...), strings.NewReader(""), &stdout, &stderr)
+		if _, err := os.Stat(out); code != 2 || err == nil || !strings.Contains(stderr.String(), args[len(args)-2]) {
+			t.Errorf("%q: exit %d, %q, output written %v; want 2 naming %s, nothing written", args, code, stderr.String(), err == nil, args[len(args)-2])
+		}
+	}
+	for _, args := range [][]string{{"-model", "f", "-f", "5"}, {"-model", "fdet", "-f", "5"}, {"-model", "phi", "-phi", "0.5"}, {"-share", "5"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), append([]string{"-trace", in, "-out", out, "-emax", "2h"}, args...), strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Errorf("%q: exit %d, %q", args, code, stderr.String())
+		}
+	}
+}

@@ -250,6 +250,12 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	case *asJSON && o.out == "-":
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
 	}
+	// A model's parameter given with another model was dropped without a
+	// word (-f 5 with the default modal model: exit 0, the modal
+	// estimates written).
+	if err := modelFlags(fs, o.model); err != nil {
+		return err
+	}
 	if o.out != "-" {
 		if err := cli.NotInput("-out", o.out, o.trace); err != nil {
 			return err
@@ -470,6 +476,20 @@ func shareAt(jobs []swf.Job, t int64) float64 {
 		}
 	}
 	return 100 * float64(n) / float64(len(jobs))
+}
+
+// modelFlags refuses a flag of a model other than model: -f is the f
+// models' (f, fdet), -phi the Φ-model's, -share and -bin the modal
+// model's setting (the others take E_max alone).
+func modelFlags(fs *flag.FlagSet, model string) error {
+	of := map[string][]string{"f": {"f", "fdet"}, "phi": {"phi"}, "share": {"modal"}, "bin": {"modal"}}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if models, ok := of[f.Name]; ok && err == nil && !slices.Contains(models, model) {
+			err = cli.Usagef("-%s applies to -model %s: with -model %s it has no effect", f.Name, strings.Join(models, " or "), model)
+		}
+	})
+	return err
 }
 
 // applyModel replaces the estimates of jobs by the named model.

@@ -433,3 +433,21 @@ func TestFlagsOfOtherModeRefused(t *testing.T) {
 		}
 	}
 }
+
+// A log given twice (by its name again, another spelling of it, or -trace
+// and an argument) was scored twice, its rows printed twice as if two
+// logs agreed; it is a usage error.
+func TestLogGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	path := writeLog(t, dir, "small.swf")
+	for _, args := range [][]string{
+		{path, path},
+		{path, filepath.Join(dir, ".", "small.swf")},
+		{"-trace", path, path},
+	} {
+		var out, errb strings.Builder
+		if code := command(args, &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "small.swf") {
+			t.Errorf("%q: exit %d, %d bytes out, %q; want 2 naming the log, nothing scored", args, code, out.Len(), errb.String())
+		}
+	}
+}

@@ -117,6 +117,11 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if err := cli.DashOutput("-plot", o.plot.dir, "the figures go to a directory"); err != nil {
 		return o, err
 	}
+	// A log given twice was scored twice, its rows printed twice as if
+	// two logs agreed.
+	if err := cli.DistinctInputs(o.files); err != nil {
+		return o, err
+	}
 	if o.lenient && len(o.files) == 0 {
 		// The tables reproduce the thesis over its logs, read strictly.
 		return o, cli.Usagef("-lenient applies to the logs scored: give it with logs (the tables read -traces' logs strictly)")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -181,5 +182,33 @@ func TestWouldAnswerBounded(t *testing.T) {
 	}
 	if n := sent.Load(); n > 64<<20 {
 		t.Errorf("the client read on: %d MiB sent", n>>20)
+	}
+}
+
+// Every command's answer is bounded, not only kwould's: ksystems, kjobs and
+// the others streamed an endless answer to standard output until the
+// client's 30 s timeout (hundreds of MiB of a hostile server's bytes).
+func TestAnswerBounded(t *testing.T) {
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		for sent.Load() < 1<<30 { // (1 GiB at most, should the client read on)
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+			sent.Add(int64(len(chunk)))
+		}
+	}))
+	defer srv.Close()
+	for _, args := range [][]string{{"ksystems"}, {"ksystem", "s1"}, {"kjobs", "s1"}, {"kwait", "s1", "7"}} {
+		var out, errb strings.Builder
+		sent.Store(0)
+		err := run(context.Background(), append(args, "-server", srv.URL), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") || out.Len() != 0 {
+			t.Errorf("%q, an endless answer: %v, %d bytes printed; want an error saying it is longer than 16 MiB, nothing printed", args, err, out.Len())
+		}
+		if n := sent.Load(); n > 64<<20 {
+			t.Errorf("%q: the client read on: %d MiB sent", args, n>>20)
+		}
 	}
 }

@@ -660,10 +660,17 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<10))
 		return fmt.Errorf("%s: %s", resp.Status, errorMessage(resp.Header.Get("Content-Type"), msg))
 	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if err != nil {
+		return err
+	}
+	if len(body) > maxAnswer {
+		return fmt.Errorf("%s: the answer is longer than %d MiB, which no answer of the service's is: not printed", cmd, maxAnswer>>20)
+	}
+	if _, err := stdout.Write(body); err != nil {
+		return err
+	}
 	if !strings.HasPrefix(cmd, "kwould") {
-		if _, err = io.Copy(stdout, resp.Body); err != nil {
-			return err
-		}
 		if (cmd == "ksystems" || cmd == "kjobs") && (ext == "json" || ext == "xml") {
 			pagesHint(stderr, cmd, resp.Header)
 		}
@@ -671,28 +678,20 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	}
 	// Every location's answer is printed, and a location that got an
 	// error makes the exit status 1 (it was 0: partialError).
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxWouldAnswer+1))
-	if err != nil {
-		return err
-	}
-	if len(body) > maxWouldAnswer {
-		return fmt.Errorf("%s: the answer is longer than %d MiB, which no answer of the service's is: not printed", cmd, maxWouldAnswer>>20)
-	}
-	if _, err := stdout.Write(body); err != nil {
-		return err
-	}
 	if n := failedLocations(ext, body); n != 0 {
 		return partialError(n, len(a)-2)
 	}
 	return nil
 }
 
-// maxWouldAnswer bounds the kwould answer the client reads whole (to
-// count its failed locations): the service's is at most maxLocations
-// (100) predictions, far less; a server that sent an
-// endless answer filled the client's memory (io.ReadAll) until the
-// 30 s timeout (476 MiB on loopback: TestWouldAnswerBounded).
-const maxWouldAnswer = 16 << 20
+// maxAnswer bounds the answer the client reads whole before it prints it
+// (a kwould answer is read whole to count its failed locations): the
+// service's longest is a page of 1,000 systems or waiting jobs (maxPage),
+// or 100 predictions (maxLocations), far less. A server that sent an
+// endless answer filled the client's memory (io.ReadAll) until the 30 s
+// timeout (476 MiB on loopback: TestWouldAnswerBounded), or, to the other
+// commands, which streamed it, standard output (TestAnswerBounded).
+const maxAnswer = 16 << 20
 
 // maxNow is -now's bound: karnak's on an event's time (2^40 s, Unix
 // seconds in the year 36812).

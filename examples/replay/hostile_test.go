@@ -68,10 +68,13 @@ func TestMostlyRejected(t *testing.T) {
 
 // -days and -load that no synthetic workload has are usage errors:
 // -days 1e9 counted jobs for minutes (the run looked hung), NaN made 0
-// jobs and synth's error (exit 1), -load NaN passed as "≥ 0".
+// jobs and synth's error (exit 1), -load NaN passed as "≥ 0"; a span too
+// short for the model's estimates (1e-300: 0 s, 0 jobs; 0.01: 10 jobs)
+// was exit 1 too.
 func TestSyntheticSpanBounded(t *testing.T) {
 	for _, args := range [][]string{
 		{"-days", "1e9"}, {"-days", "NaN"}, {"-days", "-1"}, {"-days", "0"}, {"-days", "+Inf"},
+		{"-days", "1e-300"}, {"-days", "0.01"},
 		{"-load", "NaN"}, {"-load", "+Inf"}, {"-load", "-1"},
 	} {
 		var out, errs bytes.Buffer

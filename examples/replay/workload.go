@@ -53,7 +53,7 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 	for g.Next().Submit < span {
 		if n++; n > maxSynthJobs {
 			// Stop counting where synth would refuse the batch anyway.
-			return workload{}, fmt.Errorf("-days %v: more than %d jobs on %d nodes (give fewer days)", days, maxSynthJobs, machine)
+			return workload{}, cli.Usagef("-days %v: more than %d jobs on %d nodes (give fewer days)", days, maxSynthJobs, machine)
 		}
 	}
 	cfg.Estimator = estmodel.Modal{}
@@ -62,7 +62,10 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 	}
 	jobs, err := g.Jobs(n)
 	if err != nil {
-		return workload{}, fmt.Errorf("-days %v gives %d jobs: %w", days, n, err)
+		// Too few jobs for the model's estimates (fewer than 200, or
+		// none: -days 1e-300 is a span of 0 s) is the flag's value, as
+		// -days 0 is: a usage error (it was exit 1, as a run's failure).
+		return workload{}, cli.Usagef("-days %v gives %d jobs: %v (give more days)", days, n, err)
 	}
 	loadDesc := fmt.Sprintf("target offered load %.2f", load)
 	if load == 0 {

@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -114,12 +115,23 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	// scripts); -progress forces it.
 	o.progress = cli.ProgressOn(fs, bar, o.json)
 
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if o.list {
+		// -list prints the presets and nothing else: a trace or another
+		// flag given with it (simulate -list -policy sjbf LOG) was dropped
+		// without a word, exit 0.
+		if len(pos) > 0 {
+			return o, cli.Usagef("-list takes no trace (got %q): it lists the policies and exits", pos[0])
+		}
+		for _, f := range slices.Sorted(maps.Keys(set)) {
+			if f != "list" && f != "json" {
+				return o, cli.Usagef("-%s and -list: -list lists the policies and exits (only -json applies to it)", f)
+			}
+		}
 		return o, nil
 	}
 	o.shares = sharesList(shares)
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	// An empty name given is a slip of the user (an unset shell
 	// variable), not a request to run without the file.
 	if set["slurm-conf"] && o.slurmConf == "" {

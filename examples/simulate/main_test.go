@@ -556,3 +556,20 @@ func TestNoTrace(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %d, missing TRACE and one help hint", r.Code, r.Stderr, cli.ExitUsage)
 	}
 }
+
+// -list prints the presets and exits: a trace or another flag given with
+// it was dropped without a word (exit 0), as if it had run.
+func TestListRefusesOthers(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "small.swf", small)
+	for _, args := range [][]string{
+		{"-list", p}, {"-list", "-policy", "sjbf"}, {"-list", "-machine", "64"}, {"-out", "x.swf", "-list"},
+	} {
+		code, out, errs := runCmd(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "-list") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and -list named", args, code, out, errs)
+		}
+	}
+	if code, _, errs := runCmd(t, "-json", "-list"); code != 0 {
+		t.Errorf("-json -list: exit %d, %q", code, errs)
+	}
+}

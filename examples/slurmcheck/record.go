@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/batchq/batchq/examples/internal/cli"
 )
 
 // recording is what the live check measured: the site (the slurm.conf
@@ -101,8 +102,12 @@ const (
 	qosArgs         = "-P show qos format=Name,Priority"
 )
 
+// maxRecording bounds a recording as read whole (/dev/zero was read until
+// the command was killed).
+const maxRecording = 4 << 30
+
 func readRecording(path string) (*recording, error) {
-	b, err := os.ReadFile(path)
+	b, err := cli.ReadText(path, "recording", maxRecording)
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func TestReplayBadJob(t *testing.T) {
 	}{
 		{"job_id", rawNumber("18446744073709551621"), `squeue: job_id: "18446744073709551621" out of range`},
 		{"submit_time", rawNumber("1e300"), `squeue: submit_time: "1e300" out of range`},
-		{"start_time", "Unknown", `squeue: start_time: "Unknown" is not a number`},
+		{"start_time", "Unknown", `squeue: start_time: "Unknown" is not a whole number`},
 	} {
 		path := mutateRecording(t, c.field+".jsonl", func(j map[string]any, sacct bool) {
 			if !sacct && j["job_id"] == json.Number("1") {
@@ -188,7 +188,7 @@ func TestReplayDegenerate(t *testing.T) {
 	if err := json.Unmarshal(replayOut(t, path, true), &r); err != nil {
 		t.Fatal(err)
 	}
-	note := `squeue: priority: "Unknown" is not a number`
+	note := `squeue: priority: "Unknown" is not a whole number`
 	if r.Degenerate != want || want == 0 || !strings.HasPrefix(r.LastDegen, "squeue --json: ") || !strings.Contains(r.LastDegen, note) {
 		t.Errorf("degenerate_polls %d, last_degenerate %q; want %d, squeue's note", r.Degenerate, r.LastDegen, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
@@ -121,7 +122,7 @@ func writeReadme(path string, r *slurmfeed.Report, cfg slurmfeed.Config) error {
 // the markers fails at once: it failed once the run was over (a live
 // run of -duration 3h), and the report, printed after it, was lost.
 func readReadme(path string) (b []byte, begin, end int, err error) {
-	if b, err = os.ReadFile(path); err != nil {
+	if b, err = cli.ReadText(path, "README", 64<<20); err != nil {
 		return nil, 0, 0, fmt.Errorf("-readme: %w", err)
 	}
 	begin = bytes.Index(b, []byte(beginMark))

@@ -465,3 +465,46 @@ func TestLoadOfHostileLogs(t *testing.T) {
 		}
 	}
 }
+
+// A result file is read bounded: /dev/zero given to merge or report was
+// read into memory until the command was killed (a gzip bomb would be
+// too). Binary data is refused at its first bytes; text past the bound
+// (lowered here) is an error naming the file.
+func TestResultFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	zeros := filepath.Join(dir, "zeros.jsonl")
+	if err := os.WriteFile(zeros, make([]byte, 1<<16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readMaybeGz(zeros); err == nil || !strings.Contains(err.Error(), "binary data, not a result file") {
+		t.Errorf("zeros: %v", err)
+	}
+	defer func(n int) { maxResultFile = n }(maxResultFile)
+	maxResultFile = 100
+	long := filepath.Join(dir, "long.jsonl")
+	if err := os.WriteFile(long, bytes.Repeat([]byte("{}\n"), 34), 0o644); err != nil { // 102 bytes
+		t.Fatal(err)
+	}
+	if _, err := readMaybeGz(long); err == nil || !strings.Contains(err.Error(), "long.jsonl: more than") {
+		t.Errorf("past the bound: %v", err)
+	}
+	ok := filepath.Join(dir, "ok.jsonl")
+	if err := os.WriteFile(ok, bytes.Repeat([]byte("{}\n"), 33), 0o644); err != nil { // 99 bytes
+		t.Fatal(err)
+	}
+	if b, err := readMaybeGz(ok); err != nil || len(b) != 99 {
+		t.Errorf("within the bound: %d bytes, %v", len(b), err)
+	}
+}
+
+// A spec is read bounded: sweep list -spec /dev/zero read zeros into
+// memory until the command was killed.
+func TestSpecFileBounded(t *testing.T) {
+	zeros := filepath.Join(t.TempDir(), "zeros.json")
+	if err := os.WriteFile(zeros, make([]byte, 1<<16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadSpec(zeros); err == nil || !strings.Contains(err.Error(), "binary data, not a spec") {
+		t.Errorf("zeros: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -11,6 +12,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/batchq/batchq/internal/textcheck"
 )
 
 // shardName matches the file name run writes, NAME.shard-i-of-N.jsonl.
@@ -68,24 +71,41 @@ func leftOut(others []string) string {
 
 // readMaybeGz reads a file, gunzipping it when its name ends in .gz.
 func readMaybeGz(path string) ([]byte, error) {
-	if !strings.HasSuffix(path, ".gz") {
-		return os.ReadFile(path)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r = zr
+	}
+	// Binary data is refused at its first bytes, not read to the bound.
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(4096)
+	if line, _, _ := bytes.Cut(head, []byte{'\n'}); textcheck.FirstLine(string(line)) {
+		return nil, fmt.Errorf("%s: binary data, not a result file (its first bytes: %q)", path, head[:min(len(head), 16)])
+	}
+	b, err := io.ReadAll(io.LimitReader(br, int64(maxResultFile)+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if len(b) > maxResultFile {
+		return nil, fmt.Errorf("%s: more than %d MiB (inflated): a result file holds a line of about 2 KB a run; is it one?", path, maxResultFile>>20)
 	}
 	return b, nil
 }
+
+// maxResultFile bounds a result file as read (inflated): /dev/zero given
+// as one was read into memory until the command was killed, and a gzip
+// bomb would be. It holds a shard's half a million runs' lines (about 2 KB
+// each); a sweep of more is run in more shards. A variable so that a
+// test can lower it.
+var maxResultFile = 1 << 30
 
 // trim keeps only the metrics the reports use (mean wait, bounded
 // slowdown, accuracy, the predictability rates and means), for small

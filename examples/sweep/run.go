@@ -351,7 +351,7 @@ func loadReuse(args []string) (map[string]Metrics, error) {
 // another spec or shard, or that do not parse, are an error.
 func resume(path string, spec *Spec, hash string, sh Shard, nruns int) (map[int]bool, error) {
 	done := map[int]bool{}
-	b, err := os.ReadFile(path)
+	b, err := cli.ReadText(path, "result file", int64(maxResultFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return done, nil
 	}

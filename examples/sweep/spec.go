@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/thesislogs"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/predict"
@@ -183,9 +183,12 @@ var (
 // the 255 bytes of a file name.
 const maxNameLen = 200
 
+// maxSpecFile bounds a spec file: one of 200,000 seeds is 1.3 MB.
+const maxSpecFile = 64 << 20
+
 // ReadSpec reads and validates a spec file.
 func ReadSpec(path string) (*Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := cli.ReadText(path, "spec", maxSpecFile)
 	if err != nil {
 		return nil, err
 	}

@@ -89,3 +89,16 @@ func TestEmptyOutUsage(t *testing.T) {
 		t.Errorf("exit %d, %q; want 2 naming -out", code, stderr.String())
 	}
 }
+
+// -out naming a directory, or a file in a missing one, is said with the
+// flag, as the other commands say it: it was "open DIR: is a directory".
+func TestOutNamedInErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, out := range []string{dir, filepath.Join(dir, "missing", "x.swf")} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"-jobs", "10", "-out", out}, strings.NewReader(""), &stdout, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), "synth: -out "+out+": ") {
+			t.Errorf("-out %s: exit %d, %q; want 1 naming -out", out, code, stderr.String())
+		}
+	}
+}

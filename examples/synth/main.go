@@ -126,6 +126,11 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	}
 	w := barred(stdout, pb, on, *jobs, *est)
 	if *out != "-" {
+		// A directory or a missing directory named by -out, as the other
+		// commands say it ("synth: open DIR: is a directory" named no flag).
+		if err := cli.OutputFile("-out", *out); err != nil {
+			return err
+		}
 		f, err := os.Create(*out)
 		if err != nil {
 			return err

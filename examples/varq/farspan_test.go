@@ -34,3 +34,23 @@ func TestAgentErrorNamesLog(t *testing.T) {
 		t.Errorf("exit %d, %q; want the log and cell named", code, errs.String())
 	}
 }
+
+// A log given twice (the same name, another spelling of it, -trace and an
+// argument) was simulated twice and its table printed twice, as if two
+// logs agreed; it is a usage error before anything is read.
+func TestLogGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "twice.swf")
+	if err := os.WriteFile(path, []byte("; MaxProcs: 8\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{path, path}, {"-trace", path + "," + filepath.Join(dir, ".", "twice.swf")}, {"-", "-"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &out, &errs)
+		if code != 2 || out.Len() != 0 || !strings.Contains(errs.String(), "twice") {
+			t.Errorf("%q: exit %d, %d bytes out, %q; want 2 naming the log", args, code, out.Len(), errs.String())
+		}
+	}
+}

@@ -110,6 +110,11 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	if opt.paths, err = tracePaths(*traces); err != nil {
 		return err
 	}
+	// A log given twice was simulated twice, its table printed twice, as
+	// if two logs agreed (qbets' rule).
+	if err := cli.DistinctInputs(opt.paths); err != nil {
+		return err
+	}
 	for i, p := range opt.paths {
 		if p == "-" { // standard input, once
 			path, done, serr := cli.StdinTrace(p, stdin)

@@ -152,7 +152,8 @@ type Result struct {
 // A snapshot (QueueSnapshot) adds the anomalies "CPUs unknown",
 // "suspended", "running without a start time", "start after the snapshot
 // time", and skips "finished, still listed by the controller (STATE)",
-// "unknown state (S)" and "pending array tasks over 65536 in one record".
+// "unknown state (S)", "pending array tasks over 65536 in one record" and
+// "pending array tasks past 2097152 in the snapshot".
 type Report struct {
 	Format   string `json:"format"`
 	Records  int    `json:"records"`  // input records read (lines, or jobs of sacct --json)

@@ -119,6 +119,7 @@ const (
 	skipFinished     = "finished, still listed by the controller"
 	skipUnknownState = "unknown state"
 	skipArrayHuge    = "pending array tasks over 65536 in one record"
+	skipArrayTotal   = "pending array tasks past 2097152 in the snapshot"
 	noteNoStart      = "running without a start time"
 	noteStartLate    = "start after the snapshot time"
 	noteSuspended    = "suspended"
@@ -151,7 +152,16 @@ type snapBuilder struct {
 	jobs       []queued
 	lastUpdate int64  // slurmrestd's last_update, -1 none
 	slurmErr   string // the first error slurmrestd reported
+	tasks      int    // the jobs pending array records expanded to so far
 }
+
+// maxSnapshotTasks bounds the jobs all the pending array records of one
+// snapshot expand to together (slurmfeed's bound of an squeue poll,
+// maxQueueTasks there): each record is bounded (maxArrayTasks), but a few
+// hundred KB of records "1-65536" made billions of jobs. A record that
+// would pass it is skipped whole, counted (skipArrayTotal). A variable so
+// that a test can lower it.
+var maxSnapshotTasks = 1 << 21
 
 // fieldError notes an unreadable field of q (left -1).
 func (s *snapBuilder) fieldError(q *queued, field, value string, err error) error {
@@ -205,8 +215,9 @@ func (s *snapBuilder) add(q queued, words []string) {
 // start-time forecast starts from. Jobs the controller still lists after
 // their end are skipped ("finished, still listed by the controller
 // (STATE)"); a record of pending array tasks becomes a job per task (at
-// most 65536). Snapshot.Jobs gives the jobs as swf.Jobs on the epoch
-// clock, for a forecast by simulation; Snapshot.SWF the SWF form, with the
+// most 65536, and 2^21 in all: a record past either is skipped,
+// counted). Snapshot.Jobs gives the jobs as swf.Jobs on the epoch clock,
+// for a forecast by simulation; Snapshot.SWF the SWF form, with the
 // snapshot's time in the header. Without Options.Now, the latest moment
 // the input shows is taken (noted as a lower bound). With
 // Options.Accounts, Snapshot.SWF writes each job's account in Group and
@@ -408,7 +419,11 @@ func (s *snapBuilder) expand(q *queued, snap *Snapshot) error {
 	case over:
 		s.b.skip(skipArrayHuge)
 		return nil
+	case len(ids) > maxSnapshotTasks-s.tasks:
+		s.b.skip(skipArrayTotal)
+		return nil
 	}
+	s.tasks += len(ids)
 	s.count(q)
 	base, _, _ := strings.Cut(q.ID, "_")
 	for _, t := range ids {

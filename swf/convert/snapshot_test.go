@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -337,4 +338,29 @@ func noDemands(jobs []QueuedJob) []QueuedJob {
 		out[i].Demand = nil
 	}
 	return out
+}
+
+// The jobs pending array records expand to are bounded in all, not only a
+// record's: a few hundred KB of records "1-65536" made billions of jobs.
+// A record past the bound is skipped whole and counted; a later one that
+// fits is still expanded.
+func TestSnapshotArrayTotal(t *testing.T) {
+	defer func(n int) { maxSnapshotTasks = n }(maxSnapshotTasks)
+	maxSnapshotTasks = 100
+	var b strings.Builder
+	b.WriteString(`{"jobs": [`)
+	for i, tasks := range []string{"0-39", "0-39", "0-39", "0-19"} {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"job_id": %d, "job_state": "PENDING", "submit_time": 1709280000, "array_job_id": %d, "array_task_string": %q}`, i+1, i+1, tasks)
+	}
+	b.WriteString("]}")
+	s, err := QueueSnapshot(strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Waiting) != 100 || s.Report.Skipped[skipArrayTotal] != 1 || s.Report.Jobs != 100 {
+		t.Errorf("%d waiting, report %+v; want 100 and 1 record skipped %q", len(s.Waiting), s.Report, skipArrayTotal)
+	}
 }

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/batchq/batchq/internal/textcheck"
 )
 
 // StdinTrace lets a command that reads its trace by path (to stat it, read
@@ -16,7 +20,21 @@ import (
 // its trace by base name says what simulate and swfstat say (replay, varq
 // and qbets said "stdin"). Any other path comes back as it is, with a done
 // that does nothing.
+//
+// The copy is bounded at maxStdin bytes as they come (16 GiB, a gzip
+// stream's compressed bytes): cat /dev/zero | simulate - filled the
+// temporary directory's disk before anything read a line. A larger trace
+// is given by its path, which has no such bound (and a gzip one is far
+// below it: the largest log of the Parallel Workloads Archive is under
+// 1 GiB uncompressed).
 func StdinTrace(path string, stdin io.Reader) (string, func(), error) {
+	return stdinTrace(path, stdin, maxStdin)
+}
+
+// maxStdin is the most bytes StdinTrace copies from standard input.
+const maxStdin = 16 << 30
+
+func stdinTrace(path string, stdin io.Reader, limit int64) (string, func(), error) {
 	if path != "-" {
 		return path, func() {}, nil
 	}
@@ -25,12 +43,29 @@ func StdinTrace(path string, stdin io.Reader) (string, func(), error) {
 		return "", nil, err
 	}
 	done := func() { os.RemoveAll(dir) }
+	// Binary data is refused before it is copied: a log's first line
+	// would refuse it anyway, after up to the bound's bytes of disk
+	// (cat /dev/zero | forecast -: 16 GiB of zeros). A gzip stream
+	// (its magic bytes) is copied as it comes.
+	br := bufio.NewReaderSize(stdin, 4096)
+	head, _ := br.Peek(4096)
+	if !bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
+		if line, _, _ := bytes.Cut(head, []byte{'\n'}); textcheck.FirstLine(string(line)) {
+			done()
+			return "", nil, fmt.Errorf("standard input: binary data, not a text log (its first bytes: %q)", head[:min(len(head), 16)])
+		}
+	}
+	stdin = br
 	p := filepath.Join(dir, "standard input")
 	f, err := os.Create(p)
 	if err == nil {
-		_, err = io.Copy(f, stdin)
+		var n int64
+		n, err = io.Copy(f, io.LimitReader(stdin, limit+1))
 		if cerr := f.Close(); err == nil {
 			err = cerr
+		}
+		if err == nil && n > limit {
+			err = fmt.Errorf("standard input: more than %s: give the trace by its path, which has no such bound", sizeWords(limit))
 		}
 	}
 	if err != nil {
@@ -84,3 +119,11 @@ type renamedError struct {
 
 func (r renamedError) Error() string { return r.msg }
 func (r renamedError) Unwrap() error { return r.err }
+
+// sizeWords says a bound of bytes: "16 GiB", "100 bytes".
+func sizeWords(n int64) string {
+	if n >= 1<<30 && n%(1<<30) == 0 {
+		return fmt.Sprintf("%d GiB", n>>30)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

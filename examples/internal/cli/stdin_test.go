@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,4 +64,58 @@ func TestStdinError(t *testing.T) {
 	if got := StdinError(err, "file.swf", p); got != err {
 		t.Errorf("a file's error changed: %v", got)
 	}
+}
+
+// The copy of standard input is bounded: cat /dev/zero | simulate - filled
+// the temporary directory's disk. The bound's bytes are copied, one more
+// is an error saying to give the trace by its path, and the temporary
+// directory is removed.
+func TestStdinTraceBounded(t *testing.T) {
+	p, done, err := stdinTrace("-", strings.NewReader(strings.Repeat("x", 100)), 100)
+	if err != nil {
+		t.Fatalf("100 bytes, bound 100: %v", err)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Size() != 100 {
+		t.Errorf("the copy: %v, %v", fi, err)
+	}
+	done()
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "batchq-stdin-*"))
+	_, _, err = stdinTrace("-", strings.NewReader(strings.Repeat("x", 101)), 100)
+	if err == nil || !strings.Contains(err.Error(), "standard input: more than 100 bytes: give the trace by its path") {
+		t.Errorf("101 bytes, bound 100: %v", err)
+	}
+	if after, _ := filepath.Glob(filepath.Join(os.TempDir(), "batchq-stdin-*")); len(after) > len(before) {
+		t.Errorf("the temporary directory was left: %q", after)
+	}
+	if got := sizeWords(maxStdin); got != "16 GiB" {
+		t.Errorf("maxStdin says %q", got)
+	}
+}
+
+// Binary data on standard input is refused before it is copied: cat
+// /dev/zero | forecast - wrote the bound's bytes of zeros to disk before
+// the log's first line refused them. Text and a gzip stream are copied.
+func TestStdinTraceBinary(t *testing.T) {
+	_, _, err := stdinTrace("-", io.LimitReader(zeroReader{}, 1<<20), 100)
+	if err == nil || !strings.Contains(err.Error(), "standard input: binary data, not a text log") {
+		t.Errorf("zeros: %v", err)
+	}
+	for _, in := range []string{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x00", "; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n", ""} {
+		p, done, err := stdinTrace("-", strings.NewReader(in), 100)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if b, err := os.ReadFile(p); err != nil || string(b) != in {
+			t.Errorf("%q: copied %q, %v", in, b, err)
+		}
+		done()
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

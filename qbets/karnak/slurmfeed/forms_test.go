@@ -93,14 +93,15 @@ func TestSqueueBadRecord(t *testing.T) {
 		key, want string
 	}{
 		{"job_id", rawNumber("18446744073709551621"), `job_id "18446744073709551621"`, `job_id: "18446744073709551621" out of range`},
-		{"job_id", "x", `job_id "x"`, `job_id: "x" is not a number`},
+		{"job_id", "x", `job_id "x"`, `job_id: "x" is not a whole number`},
 		{"submit_time", rawNumber("1e300"), "7", `submit_time: "1e300" out of range`},
-		{"start_time", "Unknown", "7", `start_time: "Unknown" is not a number`},
-		{"end_time", []any{1}, "7", `end_time: "[1]" is not a number`},
+		{"start_time", "Unknown", "7", `start_time: "Unknown" is not a whole number`},
+		{"end_time", []any{1}, "7", `end_time: "[1]" is not a whole number`},
 		{"job_state", map[string]any{"x": 1}, "7", "unknown job state"},
 		{"job_state", 5, "7", `job_state: "5" is not a job state`},
 		{"partition", 5, "7", `partition: "5" is not a string`},
-		{"time_limit", true, "7", `time_limit: "true" is not a number`},
+		{"time_limit", true, "7", `time_limit: "true" is not a whole number`},
+		{"cpus", rawNumber("2.5"), "7", `cpus: "2.5" is not a whole number`},
 		{"priority", rawNumber("1e300"), "7", `priority: "1e300" out of range`},
 		{"cpus", map[string]any{"set": "yes"}, "7", "cpus"},
 	} {
@@ -144,7 +145,7 @@ func TestSacctBadRecord(t *testing.T) {
 	}{
 		{func(r map[string]any) { r["job_id"] = rawNumber("18446744073709551621") }, `job_id "18446744073709551621"`, "is not a job id"},
 		{func(r map[string]any) { r["time"].(map[string]any)["submission"] = rawNumber("1e300") }, "3", `time.submission: "1e300" out of range`},
-		{func(r map[string]any) { r["time"].(map[string]any)["start"] = "Unknown" }, "3", `time.start: "Unknown" is not a number`},
+		{func(r map[string]any) { r["time"].(map[string]any)["start"] = "Unknown" }, "3", `time.start: "Unknown" is not a whole number`},
 		{func(r map[string]any) { r["time"] = "soon" }, "3", `time: "soon" is not a JSON object`},
 		{func(r map[string]any) { r["tres"].(map[string]any)["allocated"] = 5 }, "3", "tres.allocated"},
 	} {

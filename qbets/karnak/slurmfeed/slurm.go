@@ -542,7 +542,9 @@ func shown(v json.RawMessage) string {
 func kind(t reflect.Type) string {
 	switch {
 	case t == reflect.TypeFor[slurmjson.Num]():
-		return "a number"
+		// Slurm's numbers are whole: "cpus: 2.5 is not a number" was
+		// read as a bug of the reader's, since 2.5 is one.
+		return "a whole number"
 	case t == reflect.TypeFor[slurmjson.State]():
 		return "a job state"
 	case t.Kind() == reflect.Slice:

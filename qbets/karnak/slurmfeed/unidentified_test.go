@@ -109,8 +109,8 @@ func TestUnidentifiedRecordsCountedEach(t *testing.T) {
 		}
 	}
 	want := map[string]int64{
-		`squeue: job_id: "0" is not a job id`:         2,
-		`squeue: priority: "Unknown" is not a number`: 2,
+		`squeue: job_id: "0" is not a job id`:               2,
+		`squeue: priority: "Unknown" is not a whole number`: 2,
 	}
 	if got := c.Report().Skipped; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("4 records without a job id counted as\n%v, want\n%v", got, want)
@@ -162,7 +162,7 @@ func TestSkipReasonIsTheLatest(t *testing.T) {
 		}
 	}
 	mustPoll(t, c)
-	check("unreadable", map[string]int64{`squeue: priority: "Unknown" is not a number`: 1, `squeue: cpus: "many" is not a number`: 1,
+	check("unreadable", map[string]int64{`squeue: priority: "Unknown" is not a whole number`: 1, `squeue: cpus: "many" is not a whole number`: 1,
 		`squeue: unknown job state "WEIRD"`: 1}, 0)
 	f.set(func() { on = false })
 	for range 3 {
@@ -202,7 +202,7 @@ func TestDegeneratePoll(t *testing.T) {
 		clk.advance(10)
 		mustPoll(t, c)
 	}
-	const want = `squeue --json: all 4 job records bad (the first: squeue: priority: "Unknown" is not a number)`
+	const want = `squeue --json: all 4 job records bad (the first: squeue: priority: "Unknown" is not a whole number)`
 	if r := c.Report(); r.Degenerate != 2 || r.LastDegenerate != want {
 		t.Errorf("degenerate %d %q, want 2 %q", r.Degenerate, r.LastDegenerate, want)
 	}
