@@ -107,6 +107,12 @@ func warnings(info *runInfo) []warning {
 	if st.UnknownSubmit > 0 {
 		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)
 	}
+	if n := info.partialOnly.Jobs(); n > 0 {
+		// (their lines are among the rejected "partial execution", whose
+		// job is taken to be simulated by its summary line)
+		add("partial_only", map[string]int{"jobs": n},
+			"%d jobs given by partial-execution lines only (status 2, 3, 4; no summary line under their number): left out whole, their lines among the rejected partial executions", n)
+	}
 	if o := cli.OtherStatusOf(st); o.Lines > 0 {
 		add("other_status", map[string]any{"lines": o.Lines, "by_status": o.Keys()}, "%s", o.Note())
 	}
