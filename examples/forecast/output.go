@@ -35,6 +35,11 @@ type jsonRow struct {
 	// id_made_up, the jobs without a number numbered 10^18 + n by their line n;
 	// absent when none was.
 	Changed map[string]int `json:"changed,omitempty"`
+	// PartialOnly counts the jobs given by partial-execution lines only
+	// (no summary line under their number), whose lines are in
+	// rejected.partial_execution: left out whole, as simulate's
+	// warning_data.partial_only.jobs; absent when none is.
+	PartialOnly int `json:"partial_only_jobs,omitempty"`
 	// Replayed is the jobs replayed, and SkippedNoWait the log's jobs left
 	// out for want of a logged wait or submit time (replay.Queues), as the
 	// text's first line says them ("31330 jobs replayed (805 without a
@@ -144,7 +149,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
 		j.NoRunTime, j.QuestionsOverMachine, j.FlurryApproximated = info.noRunTime, info.overfull, info.approximated
-		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
+		j.Replayed, j.SkippedNoWait, j.PartialOnly = info.jobs, info.skipped, info.partialOnly
 		if info.madeUp > 0 {
 			j.Changed = map[string]int{cli.MadeUpID: info.madeUp}
 		}
@@ -199,6 +204,9 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	}
 	if info.zeros > 0 {
 		fmt.Fprintf(w, "%s\n\n", cli.PaddingNote(info.zeros))
+	}
+	if info.partialOnly > 0 {
+		fmt.Fprintf(w, "%d jobs given by partial-execution lines only (status 2, 3, 4; no summary line under their number): left out whole, their lines among the rejected partial executions\n\n", info.partialOnly)
 	}
 	if info.madeUp > 0 {
 		fmt.Fprintf(w, "%d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n\n", info.madeUp, cli.MadeUpID)

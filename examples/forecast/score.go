@@ -64,6 +64,10 @@ type traceInfo struct {
 	// their line (cli.MadeUpIDs), counted as simulate counts them
 	// (changed id_made_up)
 	madeUp int
+	// partialOnly: jobs given by partial-execution lines only, no summary
+	// line under their number (cli.PartialOnly): their lines are among the
+	// rejected "partial execution", the job is in no count.
+	partialOnly int
 	// larger: replayed jobs larger than the machine. The forward
 	// simulation cannot place them; forecast and estimates answer them
 	// with the naive median (sched/forecast.Online).
@@ -300,6 +304,12 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		}
 		return fmt.Errorf("%s: %w: %d of the %d jobs read have none", path, errNoWaits, noWait, read)
 	}
+	// (before MadeUpIDs, which numbers a partial line without a number)
+	var partialOnly cli.PartialOnly
+	for i := range jobs {
+		partialOnly.Add(&jobs[i])
+	}
+	info.partialOnly = partialOnly.Jobs()
 	info.madeUp = cli.MadeUpIDs(jobs) // (before reject: the -1s were all one duplicate number)
 	jobs, info.rejected = reject(jobs)
 	if info.nodes != nil {

@@ -27,6 +27,10 @@ type reportJSON struct {
 	// standard -1..5 (kept and simulated), by value as simulate's
 	// warning_data.other_status; absent when there is none.
 	OtherStatus *otherStatusJSON `json:"other_status,omitempty"`
+	// PartialOnly is the jobs given by partial-execution lines only (no
+	// summary line under their number), left out whole, as simulate's
+	// warning_data.partial_only.jobs; absent when there is none.
+	PartialOnly int `json:"partial_only_jobs,omitempty"`
 	// Partitions are the trace's jobs by partition (field 16) when they
 	// name more than one, simulated as one pool; absent otherwise.
 	Partitions *cli.Partitions `json:"partitions,omitempty"`
@@ -99,7 +103,8 @@ type varqJSON struct {
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
 	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected)),
-		OutOfOrder: r.w.outOfOrder, TrailingZeros: r.w.zeros, Skipped: r.w.skipped, Partitions: r.w.partitions, Changed: r.sims["EASY"].Changed()}
+		OutOfOrder: r.w.outOfOrder, TrailingZeros: r.w.zeros, Skipped: r.w.skipped, Partitions: r.w.partitions, Changed: r.sims["EASY"].Changed(),
+		PartialOnly: r.w.partialOnly}
 	if o := r.w.otherStatus; o.Lines > 0 {
 		out.OtherStatus = &otherStatusJSON{Lines: o.Lines, ByStatus: o.Keys()}
 	}

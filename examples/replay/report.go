@@ -53,7 +53,10 @@ func report(w io.Writer, r *result, files []string) {
 		if n := len(rej.Excluded) - partial; n > 0 {
 			fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(n, "job"), cli.Reasons(by))
 		}
-		if partial > 0 {
+		if partial > 0 && r.w.partialOnly > 0 {
+			fmt.Fprintf(w, "  (%s of partial executions not simulated: every simulator leaves them out, their job's summary line is simulated, save %s of partial lines only (no summary line), left out whole)\n",
+				plural(partial, "line"), plural(r.w.partialOnly, "job"))
+		} else if partial > 0 {
 			fmt.Fprintf(w, "  (%s of partial executions not simulated: every simulator leaves them out, their job's summary line is simulated)\n", plural(partial, "line"))
 		}
 	}

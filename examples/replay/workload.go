@@ -26,6 +26,10 @@ type workload struct {
 	// otherStatus is the trace's job lines of a status outside the SWF
 	// standard (kept and simulated), said as simulate and swfstat say it.
 	otherStatus cli.OtherStatus
+	// partialOnly counts the jobs given by partial lines only, no summary
+	// line under their number (cli.PartialOnly): left out whole, where the
+	// report said every partial line's job had its summary line simulated.
+	partialOnly int
 	// partitions are the trace's jobs by partition when they name more
 	// than one, simulated as one pool (cli.Partitions), nil otherwise.
 	partitions *cli.Partitions
@@ -119,6 +123,10 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 	// The lines of partial executions are not jobs (every simulator
 	// leaves them out): counted apart, they were "5 jobs" of 3.
 	desc := fmt.Sprintf("trace: %s, %d processors, %d jobs over %.0f days", filepath.Base(path), machine, len(jobs), days)
+	var partialOnly cli.PartialOnly
+	for i := range jobs {
+		partialOnly.Add(&jobs[i])
+	}
 	if partial := countPartial(jobs); partial > 0 {
 		desc = fmt.Sprintf("trace: %s, %d processors, %d jobs (and %s of partial executions) over %.0f days",
 			filepath.Base(path), machine, len(jobs)-partial, plural(partial, "line"), days)
@@ -133,6 +141,7 @@ func fromTrace(path string, machine int64, lenient bool) (workload, error) {
 		zeros:       zeros,
 		skipped:     cli.SkippedOf(st),
 		otherStatus: cli.OtherStatusOf(st),
+		partialOnly: partialOnly.Jobs(),
 		partitions:  parts,
 	}, nil
 }

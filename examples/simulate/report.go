@@ -107,6 +107,12 @@ func warnings(info *runInfo) []warning {
 	if st.UnknownSubmit > 0 {
 		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)
 	}
+	if n := info.partialOnly.Jobs(); n > 0 {
+		// (their lines are among the rejected "partial execution", whose
+		// job is taken to be simulated by its summary line)
+		add("partial_only", map[string]int{"jobs": n},
+			"%d jobs given by partial-execution lines only (status 2, 3, 4; no summary line under their number): left out whole, their lines among the rejected partial executions", n)
+	}
 	if o := cli.OtherStatusOf(st); o.Lines > 0 {
 		add("other_status", map[string]any{"lines": o.Lines, "by_status": o.Keys()}, "%s", o.Note())
 	}
@@ -144,7 +150,7 @@ func warnings(info *runInfo) []warning {
 	if d := degenerateEMax(info); d != nil {
 		add("degenerate_e_max", d, "%s", d.Text("the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"))
 	}
-	if d := degeneracy(info.res, info.changed(), info.slurmCancelled, info.waited()); d != nil {
+	if d := degeneracy(info.res, info.changed(), info.slurmCancelled, info.waited(), info.partialOnly.Jobs()); d != nil {
 		add("degenerate", d, "%s", d.text())
 	}
 	return ws
@@ -236,8 +242,11 @@ func oneSecondJobs(res *sched.Result) int {
 // loaded machine legitimately starts every job at once. changed is
 // res.Changed() (runInfo.changed); cancelled, the jobs the Slurm policy
 // cancelled at submission by reason (nil without -slurm-conf); waited,
-// whether any simulated job waited (runInfo.waited).
-func degeneracy(res *sched.Result, changed, cancelled map[string]int, waited bool) *degenerate {
+// whether any simulated job waited (runInfo.waited); partialOnly, the jobs
+// given by partial lines only (cli.PartialOnly), rejected jobs whose lines
+// are among the partial ones (a log of 10 whole jobs and 90 such ones
+// simulated 10 with no degenerate warning).
+func degeneracy(res *sched.Result, changed, cancelled map[string]int, waited bool, partialOnly int) *degenerate {
 	n := simulated(res)
 	if n == 0 {
 		return nil
@@ -248,6 +257,10 @@ func degeneracy(res *sched.Result, changed, cancelled map[string]int, waited boo
 	d.rejectedBy = cli.ByReason(res.Rejected)
 	d.PartialLines = cli.TakePartial(d.rejectedBy)
 	d.Rejected = len(res.Rejected.Excluded) - d.PartialLines
+	if partialOnly > 0 {
+		d.Rejected += partialOnly
+		d.rejectedBy["partial lines only"] = partialOnly
+	}
 	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
 	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {
 		d.Symptoms = append(d.Symptoms, "mostly_rejected")

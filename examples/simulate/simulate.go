@@ -70,9 +70,12 @@ type runInfo struct {
 	// field 16, which the policy took for QOS with no word, every job in
 	// the default partition (field 15 is -1 there). nil otherwise;
 	// selected is -partition's.
-	partCount  cli.PartitionCount
-	partitions *cli.Partitions
-	selected   *selection
+	partCount cli.PartitionCount
+	// partialOnly counts the jobs given by partial lines only, left out
+	// whole (cli.PartialOnly).
+	partialOnly cli.PartialOnly
+	partitions  *cli.Partitions
+	selected    *selection
 }
 
 // onePool is the note of the partitions c counted, simulated as one pool
@@ -169,6 +172,7 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	for i := range tr.jobs {
 		info.eMax.Add(&tr.jobs[i])
 		info.partCount.Add(&tr.jobs[i])
+		info.partialOnly.Add(&tr.jobs[i])
 	}
 	if o.nodes != "" {
 		if info.nodes, info.nodesRep, err = cli.ReadNodes(o.nodes, o.lenient); err != nil {

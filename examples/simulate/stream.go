@@ -448,6 +448,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			}
 			info.eMax.Add(j) // (here, not in a loop over the piece after it: the job is at hand)
 			info.partCount.Add(j)
+			info.partialOnly.Add(j)
 		}
 		t.read += len(piece)
 		if t.read >= raiseBefore {

@@ -164,6 +164,16 @@ type summary struct {
 	// work was counted twice: 1,400 partial lines beside 1,500 jobs made
 	// a load of 445.6% of one of 321.0%, and the lines 2,900 jobs).
 	partial int
+	// partialIDs are the numbers of the partial lines, and partialOnly
+	// the jobs among them that no summary line (status 0, 1, 5 or
+	// another, the same number, anywhere in the log) carries: every
+	// simulator leaves such a job out whole, its lines counted as partial
+	// executions only, so that its work vanished with no word (a log of
+	// 360 whole jobs and 40 given by two partial lines each said 360 jobs
+	// and 160 partial executions "whose summary line carries the whole
+	// run"). Only checkpointed jobs hold an entry.
+	partialIDs  map[int64]struct{}
+	partialOnly int
 	// larger counts the jobs asking more processors than the header's
 	// machine size, which every simulator rejects ("larger than
 	// machine") unless told a larger machine (simulate -machine): a
@@ -188,6 +198,12 @@ func summarize(r *swf.Reader) (*summary, error) {
 			// duplicate (the simulators reject neither), and it is no job
 			// without a number that they would number.
 			s.partial++
+			if j.ID >= 1 {
+				if s.partialIDs == nil {
+					s.partialIDs = map[int64]struct{}{}
+				}
+				s.partialIDs[j.ID] = struct{}{}
+			}
 			continue
 		}
 		if j.ID < 1 {
@@ -230,7 +246,12 @@ func summarize(r *swf.Reader) (*summary, error) {
 		s.queues[j.Queue]++
 		s.parts.Add(&j)
 	}
-	s.seen = nil
+	for id := range s.partialIDs {
+		if _, ok := s.seen[id]; !ok {
+			s.partialOnly++
+		}
+	}
+	s.seen, s.partialIDs = nil, nil
 	s.stats = r.Stats()
 	return s, nil
 }
@@ -289,6 +310,9 @@ func (s *summary) print(out io.Writer, name string) {
 	}
 	if s.partial > 0 {
 		fmt.Fprintf(w, "partial executions\t%d (status 2, 3, 4: runs of a checkpointed job whose summary line carries the whole run; not jobs: out of the counts above; every simulator leaves them out)\n", s.partial)
+	}
+	if s.partialOnly > 0 {
+		fmt.Fprintf(w, "jobs of partial lines only\t%d (no summary line under their number: every simulator leaves them out whole, their work out of every count above)\n", s.partialOnly)
 	}
 	if s.noID > 0 {
 		fmt.Fprintf(w, "without job number\t%d (field 1 below 1; the simulators number them 10^18 + n by their line n, id_made_up)\n", s.noID)
@@ -405,6 +429,7 @@ type summaryJSON struct {
 	FarWork       int            `json:"run_time_or_size_past_max"` // left out of offered_load
 	LargerThan    int            `json:"larger_than_machine"`       // jobs asking more processors than machine_size (0 when unknown)
 	PartialExecs  int            `json:"partial_executions"`        // status 2, 3, 4: not in jobs, duplicate_ids, offered_load, …
+	PartialOnly   int            `json:"partial_only_jobs"`         // job numbers of partial lines with no summary line: left out whole
 	Skipped       int            `json:"malformed_lines_skipped"`
 	LateComments  int            `json:"comment_lines_after_jobs"`
 	TrailingZeros int64          `json:"trailing_zero_bytes"` // after the last gzip member, ignored
@@ -427,7 +452,7 @@ func (s *summary) json(name string) summaryJSON {
 	o := summaryJSON{Trace: name, Computer: s.header.Computer, Installation: s.header.Installation, Jobs: s.jobs,
 		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, Rounded: s.stats.Rounded, OtherStatus: s.stats.OtherStatus,
-		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork, LargerThan: s.larger, PartialExecs: s.partial,
+		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork, LargerThan: s.larger, PartialExecs: s.partial, PartialOnly: s.partialOnly,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	if len(s.stats.OtherStatusCounts) > 0 {
 		o.OtherStatusBy = cli.OtherStatusOf(s.stats).Keys()

@@ -53,3 +53,38 @@ func TestPartialLineHoldsNoNumber(t *testing.T) {
 		t.Errorf("jobs %d, partial %d, duplicates %d, without number %d; want 1, 3, 0, 0", s.Jobs, s.PartialExecs, s.DuplicateIDs, s.NoJobNumber)
 	}
 }
+
+// A job given by partial lines alone (no summary line under its number,
+// before or after them) is left out whole by every simulator: swfstat
+// counts it, where it had said only "partial executions" of jobs "whose
+// summary line carries the whole run", and the job was in no count.
+func TestPartialOnlyJobsCounted(t *testing.T) {
+	log := "; MaxProcs: 10\n" +
+		"1 0 0 100 10 -1 -1 10 400 -1 2 1 1 1 1 -1 -1 -1\n" + // job 1: partial lines before its summary line
+		"1 0 0 300 10 -1 -1 10 400 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 50 0 100 10 -1 -1 10 400 -1 2 1 1 1 1 -1 -1 -1\n" + // job 2: partial lines only
+		"2 50 0 200 10 -1 -1 10 400 -1 3 1 1 1 1 -1 -1 -1\n" +
+		"3 60 0 100 10 -1 -1 10 400 -1 1 1 1 1 1 -1 -1 -1\n" + // job 3: summary line, then its partial lines
+		"3 60 0 100 10 -1 -1 10 400 -1 4 1 1 1 1 -1 -1 -1\n" +
+		"4 70 0 100 10 -1 -1 10 400 -1 4 1 1 1 1 -1 -1 -1\n" + // job 4: one partial line only
+		"1 80 0 100 10 -1 -1 10 400 -1 3 1 1 1 1 -1 -1 -1\n" // job 1's last part, after its summary
+	s := summaryOf(t, log)
+	if s.Jobs != 2 || s.PartialExecs != 6 || s.PartialOnly != 2 {
+		t.Errorf("jobs %d, partial lines %d, partial-only jobs %d; want 2, 6, 2", s.Jobs, s.PartialExecs, s.PartialOnly)
+	}
+	var out, errs bytes.Buffer
+	run(context.Background(), []string{"-"}, strings.NewReader(log), &out, &errs)
+	if !regexp.MustCompile(`(?m)^jobs of partial lines only +2 \(no summary line`).MatchString(out.String()) {
+		t.Errorf("text lacks the partial-only jobs:\n%s", out.String())
+	}
+	// A log whose every partial line has its summary line says nothing.
+	s = summaryOf(t, "; MaxProcs: 10\n1 0 0 300 10 -1 -1 10 400 -1 1 1 1 1 1 -1 -1 -1\n1 0 0 100 10 -1 -1 10 400 -1 3 1 1 1 1 -1 -1 -1\n")
+	if s.PartialOnly != 0 {
+		t.Errorf("partial-only jobs %d, want 0", s.PartialOnly)
+	}
+	out.Reset()
+	run(context.Background(), []string{"-"}, strings.NewReader("; MaxProcs: 10\n1 0 0 300 10 -1 -1 10 400 -1 1 1 1 1 1 -1 -1 -1\n"), &out, &errs)
+	if strings.Contains(out.String(), "partial lines only") {
+		t.Errorf("text names partial-only jobs in a log without them:\n%s", out.String())
+	}
+}

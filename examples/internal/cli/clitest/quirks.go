@@ -249,6 +249,53 @@ func Quirks() []Quirk {
 			}
 			return j
 		}),
+		// checkpointed jobs as SWF writes them: the summary line, then
+		// one line a run (status 2, the last 3 or 4), under its number
+		q("checkpointed", quirkHeader, func(j []quirkJob) []quirkJob {
+			var out []quirkJob
+			for i, job := range j {
+				out = append(out, job)
+				if i%4 == 1 {
+					a, b := job, job
+					a[10], a[3] = 2, job[3]/3
+					b[10], b[3] = int64(3+i%2), job[3]-job[3]/3
+					out = append(out, a, b)
+				}
+			}
+			return out
+		}),
+		// a job given by its partial lines alone, no summary line
+		q("partial-only", quirkHeader, func(j []quirkJob) []quirkJob {
+			var out []quirkJob
+			for i, job := range j {
+				if i%3 != 2 {
+					out = append(out, job)
+					continue
+				}
+				a, b := job, job
+				a[10], b[10] = 2, 4
+				out = append(out, a, b)
+			}
+			return out
+		}),
+		// clusters of a grid or a site as partitions (DAS2, SHARCNET,
+		// METACENTRUM): field 16, the header's Partitions, no MaxProcs
+		q("cluster-partitions", "; Version: 2.2\n; MaxPartitions: 3\n; Partitions: 3\n; Partition: 1 fs0 16 procs\n; Partition: 2 fs1 8\n; Partition: 3 fs2\n",
+			func(j []quirkJob) []quirkJob {
+				for i := range j {
+					j[i][15] = int64(1 + i%3)
+				}
+				return j
+			}),
+		// the think time and preceding job (fields 17, 18) of a session
+		// log, one of them its own number, one a later job's
+		q("think-preceding", quirkHeader, func(j []quirkJob) []quirkJob {
+			for i := 1; i < len(j); i++ {
+				j[i][16], j[i][17] = j[i-1][0], int64(30*i)
+			}
+			j[3][16], j[5][16] = j[3][0], j[9][0]
+			return j
+		}),
 		q("all-cancelled", quirkHeader, func(j []quirkJob) []quirkJob {
 			for i := range j {
 				j[i][10], j[i][3], j[i][2] = 5, -1, -1
@@ -315,6 +362,8 @@ func Quirks() []Quirk {
 		Quirk{Name: "fields-17", Text: strings.Join(lines[:10], "") + "25 3000 0 60 1 -1 -1 1 120 -1 1 1 1 1 1 1 -1\n" + strings.Join(lines[10:], ""), Malformed: true},
 		Quirk{Name: "fields-19", Text: strings.Join(lines[:10], "") + "25 3000 0 60 1 -1 -1 1 120 -1 1 1 1 1 1 1 -1 -1 0\n" + strings.Join(lines[10:], ""), Malformed: true},
 		Quirk{Name: "all-fields-19", Text: strings.ReplaceAll(plain, " -1 -1\n", " -1 -1 0\n"), Malformed: true},
+		// a wait below -1 (a start logged before the submit)
+		Quirk{Name: "negative-wait", Text: strings.Join(lines[:10], "") + "25 3000 -5 60 1 -1 -1 1 120 -1 1 1 1 1 1 1 -1 -1\n" + strings.Join(lines[10:], ""), Malformed: true},
 	)
 	// comments mid-file and header keys after the first job
 	for i := range out {
