@@ -362,6 +362,16 @@ func splitKey(body string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key = s[:i]
+	if k := strings.TrimRight(key, " \t"); len(k) < len(key) {
+		// "; MaxProcs  : 64", aligned by hand: a standard key is read
+		// with blanks before its colon (it was no machine size, and the
+		// error said the header had none); another word so written is
+		// prose, as before.
+		if _, _, std := standardKey(k); !std {
+			return "", "", false
+		}
+		key = k
+	}
 	if _, _, std := standardKey(key); !std && i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
 		// "http://..." is prose, not a key; a standard key is read
 		// without the blank (";MaxProcs:128" was no machine size).

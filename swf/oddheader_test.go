@@ -93,6 +93,21 @@ func TestStandardKeyWithoutBlank(t *testing.T) {
 	}
 }
 
+// A standard key aligned by hand, "; MaxProcs  : 64", was no key at all
+// (a blank in the key), so the header had "neither MaxProcs nor MaxNodes"
+// and every command refused the log. It is read; another word written so
+// ("; Remark : text") is still prose, kept in no field.
+func TestStandardKeyBlankBeforeColon(t *testing.T) {
+	r := NewReader(strings.NewReader("; MaxProcs  : 64\n; UnixStartTime\t: 7\n; Remark : see below\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"))
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, err := h.MachineSize(); err != nil || size != 64 || h.UnixStartTime != 7 || len(h.Other) != 0 {
+		t.Errorf("MachineSize %d, %v, UnixStartTime %d, Other %q; want 64, 7 and no other key", size, err, h.UnixStartTime, h.Other)
+	}
+}
+
 // Header keys are read ignoring case, as real logs vary: "; maxprocs: 128"
 // set no size (every command said the header had none), "; MAXNODES: 64"
 // and "; queue: 1 batch" nothing. Lines keep the text as written, a repeat
