@@ -398,9 +398,6 @@ const (
 	filterStatus1 = "status1"
 )
 
-// keep reports whether filter keeps j.
-func keep(j *swf.Job, filter string) bool { return leftOut(j, filter) == "" }
-
 // leftOut is why filter leaves j out, "" when it keeps it: the reasons the
 // report counts (trace.Filtered).
 func leftOut(j *swf.Job, filter string) string {
