@@ -1520,8 +1520,9 @@ func accuracy(p, r int64) float64 {
 // it is full. append grows a list this long by a quarter at a time, each
 // time a new array the process touches, in pages it has not touched
 // before when no collection has run: about five times the list's bytes
-// (SDSC-SP2, 4,700 lines rejected: 588 KB allocated, 167 page faults,
-// each 20–30 µs of CPU on a virtual machine); doubled, about twice.
+// (SDSC-SP2, 5,671 lines rejected: 588 KB allocated). Doubled, about
+// twice: the streamed EASY run's page faults 2,607 → 2,536, each 20–30
+// µs of CPU on a virtual machine.
 func appendExcluded(list []sanitize.Excluded, e sanitize.Excluded) []sanitize.Excluded {
 	if n := len(list); n == cap(list) {
 		grown := make([]sanitize.Excluded, n, max(2*n, 64))
