@@ -36,7 +36,7 @@ func Reader(r io.Reader, name string) (io.Reader, []io.Closer, error) {
 
 // Prefix is Reader without the goroutine, for a read of the first bytes
 // only: the goroutine decompresses up to 256 KiB ahead of the reads.
-// (Prefix's Reads, too, decode up to 256 KiB, the window, at a time.)
+// (Prefix's Reads, too, decode up to the window, 128 KiB, at a time.)
 // A whole read is Reader's: examples/simulate's streamed read through
 // Prefix took the same CPU and 384 KiB less RSS on a 1 M-job log, but
 // 1.5 times the wall time on a loaded machine (2026-12-01).

@@ -230,7 +230,7 @@ func TestPaddingReadError(t *testing.T) {
 }
 
 // TestPrefixFirstRead: Prefix's first Read of 10 bytes decodes the
-// window's worth (winEnd, up to a match more; the 256 KiB of Prefix's
+// window's worth (winEnd, up to a match more; the window of Prefix's
 // doc), and no more.
 func TestPrefixFirstRead(t *testing.T) {
 	text := texts()["swf-1048576"]
