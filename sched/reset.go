@@ -21,11 +21,6 @@ func (s *Sim) Reset(cfg Config) error {
 	spare := s.spare
 	s.waitFCFS.Ascend(func(j *Job) bool { spare = append(spare, j); return true })
 	s.run.Ascend(func(j *Job) bool { spare = append(spare, j); return true })
-	for _, jb := range spare {
-		if jb.jobNodes != nil {
-			jb.alloc, jb.resAlloc = nil, nil // (the old machine's shares)
-		}
-	}
 	// admit fills a record in place, trusting the capacity past its
 	// length to be zero: all of it is cleared.
 	recs := s.recs[:cap(s.recs)]
@@ -35,6 +30,19 @@ func (s *Sim) Reset(cfg Config) error {
 	*s = Sim{}
 	if err := s.init(cfg); err != nil {
 		return err // (validated above)
+	}
+	// A live state from a machine of nodes keeps its node state for the
+	// next, less the old machine's shares; on one pool it has none, as a
+	// new one: Job.Demand reads it (sched/slurm's policies on a pool
+	// too), and activate rewrites it only on nodes.
+	for _, jb := range spare {
+		switch {
+		case jb.jobNodes == nil:
+		case s.m == nil:
+			jb.jobNodes = nil
+		default:
+			jb.alloc, jb.resAlloc = nil, nil
+		}
 	}
 	s.spare, s.recs, s.ended, s.arr = spare, recs[:0], ended, arr[:0]
 	return nil

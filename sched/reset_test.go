@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -107,5 +108,78 @@ func TestResetInvalid(t *testing.T) {
 	}
 	if s.cfg.MachineSize != 8 || len(s.recs) != recs || recs == 0 {
 		t.Errorf("after a refused Reset: machine %d, %d records, %d before", s.cfg.MachineSize, len(s.recs), recs)
+	}
+}
+
+// jobLog is a Scheduler that starts the waiting jobs in order while the
+// head fits (on nodes: while Pass.Start accepts it) and logs what every
+// waiting and running job shows a policy at each pass.
+type jobLog struct{ log []string }
+
+func (l *jobLog) Schedule(p *Pass) {
+	for j := range p.Running() {
+		l.log = append(l.log, fmt.Sprintf("r %d %d %+v %d %d", j.ID(), j.Size(), j.Demand(), j.Started(), j.PredictedEnd()))
+	}
+	var heads []*Job
+	for j := range p.Waiting() {
+		l.log = append(l.log, fmt.Sprintf("w %d %d %d %d %+v %d %d %+v", j.ID(), j.Size(), j.Estimate(), j.Prediction(), j.Demand(), j.Started(), j.Reservation(), j.SWF()))
+		heads = append(heads, j)
+	}
+	for _, j := range heads {
+		if p.Start(j) != nil {
+			break
+		}
+	}
+}
+
+// TestResetAcrossMachines checks that a Sim Reset from a simulation on
+// nodes to one on a pool, and back, shows its scheduler the jobs a new
+// Sim shows: a live state kept from the machine of nodes had its
+// demand (Job.Demand, which sched/slurm reads on a pool too) on the pool.
+func TestResetAcrossMachines(t *testing.T) {
+	nodes := []swf.Node{{Name: "n", Count: 16, Cores: 4}}
+	onNodes := func(c Config) Config { c.Nodes, c.MachineSize = nodes, 0; return c }
+	pool := func(c Config) Config { return c }
+	for _, order := range [][2]func(Config) Config{{onNodes, pool}, {pool, onNodes}, {onNodes, onNodes}} {
+		first, second := resetJobs(3, 300), resetJobs(4, 200)
+		var want, got jobLog
+		fresh, err := New(order[1](Config{MachineSize: 64, Scheduler: &want}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fresh.Load(second); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fresh.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		var before jobLog
+		old, err := New(order[0](Config{MachineSize: 64, Scheduler: &before}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := old.Load(first); err != nil {
+			t.Fatal(err)
+		}
+		if err := old.RunUntil(first[len(first)/2].Submit); err != nil {
+			t.Fatal(err)
+		}
+		if err := old.Reset(order[1](Config{MachineSize: 64, Scheduler: &got})); err != nil {
+			t.Fatal(err)
+		}
+		if err := old.Load(second); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := old.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if len(got.log) != len(want.log) || len(want.log) == 0 {
+			t.Fatalf("%d lines logged after Reset, %d by a new Sim", len(got.log), len(want.log))
+		}
+		for i := range got.log {
+			if got.log[i] != want.log[i] {
+				t.Fatalf("after Reset, line %d: %s\nnew Sim's:         %s", i, got.log[i], want.log[i])
+			}
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package forecast
 
+import "math/bits"
+
 // runSums keeps what Online's questions read of the running jobs — the
 // processors they hold, and per size class their number and the least
 // time one of them has left — for a question at each job's arrival: a
@@ -8,11 +10,11 @@ package forecast
 // 100,000 jobs in one second, the forecast row: 19.2 s of CPU, most of it
 // in those loops). The answers are the loops', bit for bit
 // (TestAheadEqualsLoop): the processors are whole numbers each at most
-// 2^40 (heldSize), summed exactly below 2^63 (up to 2^22 running jobs),
-// and the time left is a minimum, kept per instant and class: a start
+// 2^40 (heldSize), summed exactly in 128 bits (an int64 wrapped negative
+// at 2^23 running jobs of 2^40, TestRunSumsHuge), and the time left is a minimum, kept per instant and class: a start
 // lowers it, an end forgets it (walked again at the next question).
 type runSums struct {
-	held  int64       // Σ heldSize of the running jobs
+	held  [2]uint64   // Σ heldSize of the running jobs (high, low words)
 	count map[int]int // running jobs per size class
 	at    int64       // the instant soon holds
 	soon  map[int]int64
@@ -25,7 +27,9 @@ func (r *runSums) start(held int64, class int, e runEnd) {
 	if r.count == nil {
 		r.count, r.soon = map[int]int{}, map[int]int64{}
 	}
-	r.held += held
+	var c uint64
+	r.held[1], c = bits.Add64(r.held[1], uint64(held), 0)
+	r.held[0] += c
 	r.count[class]++
 	if s, ok := r.soon[class]; ok {
 		r.soon[class] = min(s, e.left(r.at))
@@ -34,7 +38,9 @@ func (r *runSums) start(held int64, class int, e runEnd) {
 
 // end uncounts a running job that ended.
 func (r *runSums) end(held int64, class int) {
-	r.held -= held
+	var b uint64
+	r.held[1], b = bits.Sub64(r.held[1], uint64(held), 0)
+	r.held[0] -= b
 	if r.count[class]--; r.count[class] == 0 {
 		delete(r.count, class)
 	}
@@ -43,7 +49,12 @@ func (r *runSums) end(held int64, class int) {
 
 // busy is the processors the running jobs hold, at most maxMachine (the
 // loop's saturating sum of non-negative terms).
-func (r *runSums) busy() int64 { return min(r.held, maxMachine) }
+func (r *runSums) busy() int64 {
+	if r.held[0] != 0 {
+		return maxMachine
+	}
+	return int64(min(r.held[1], maxMachine))
+}
 
 // class returns the running jobs of size class k and the least time one
 // of them has left at now (−1: none), walking o.running when not kept.
