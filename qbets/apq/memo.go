@@ -10,7 +10,8 @@ import "slices"
 // and user) and by the jobs that arrived, started or ended since the last
 // one, so a System keeps the state's summaries per instant (memo) and
 // updates them by each event: a question then costs its user's lookup and
-// a copy of the six distributions' occupied bins, bounded by the fine
+// a share of the six distributions' occupied bins (copied by the next event
+// that changes one of them, not by the question), bounded by the fine
 // resolution (fineScale), not by the queue.
 //
 // The answers are describe's bit for bit (TestMemoEqualsDescribe): every
