@@ -78,9 +78,9 @@ func (a *ahead) add(w *swf.Job, seq int64) {
 	}
 }
 
-// remove uncounts a waiting job that started; seqs are the arrival
-// numbers of the jobs still waiting, ascending.
-func (a *ahead) remove(w *swf.Job, seqs []int64) {
+// remove uncounts a waiting job that started; waiting reports whether an
+// arrival's job still waits.
+func (a *ahead) remove(w *swf.Job, waiting func(seq int64) bool) {
 	if s := w.Size(); s > maxAheadSize {
 		a.big--
 	} else {
@@ -96,7 +96,7 @@ func (a *ahead) remove(w *swf.Job, seqs []int64) {
 		a.count[k] = n
 		if f := a.first[k]; k.allClass && len(f) > 2*n+16 {
 			// (the arrivals that started, dropped once they are half)
-			a.first[k] = slices.DeleteFunc(f, func(r arrival) bool { return !waits(seqs, r.seq) })
+			a.first[k] = slices.DeleteFunc(f, func(r arrival) bool { return !waiting(r.seq) })
 		}
 	}
 }

@@ -277,6 +277,7 @@ type shortcutCheck struct {
 }
 
 func (c *shortcutCheck) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
+	c.compact() // (as Online.Predict does first)
 	pos := len(c.waiting) - 1
 	busy := int64(0)
 	for i := range c.running {

@@ -112,6 +112,7 @@ type Online struct {
 	runAt   map[int64]int // ID → index in running
 	waiting []swf.Job     // in arrival order
 	seq     []int64       // per waiting job: its arrival's number (Forecaster.question)
+	gone    waitGone      // the started jobs still in waiting (waitlist.go)
 	arrived int64         // the arrivals told
 	ahead   ahead         // the waiting jobs' sums (ahead.go), kept while the queue is long
 	aheadOn int           // the queue's length past which they are kept (aheadQueue; the tests' less)
@@ -201,13 +202,13 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.part0 = j.Partition
 		}
 		o.multi = o.multi || j.Partition >= 0 && j.Partition != o.part0
-		o.waiting = append(o.waiting, *j)
 		o.arrived++
-		o.seq = append(o.seq, o.arrived)
+		o.addWaiting(j)
 		switch {
 		case o.ahead.on:
 			o.ahead.add(j, o.arrived)
-		case len(o.waiting) > o.aheadOn:
+		case len(o.waiting)-o.gone.n > o.aheadOn:
+			o.compact()
 			o.ahead = ahead{on: true}
 			for i := range o.waiting {
 				o.ahead.add(&o.waiting[i], o.seq[i])
@@ -290,30 +291,10 @@ func (o *Online) grow() {
 	o.user.all(func(l **ladder) { (*l).m.grow(o.nf) })
 }
 
-// removeWaiting drops the job from the waiting list and reports whether
-// it was there; jobs mostly start near the head, so the search starts
-// there.
-func (o *Online) removeWaiting(id int64) bool {
-	for i := range o.waiting {
-		if o.waiting[i].ID == id {
-			w := o.waiting[i]
-			o.waiting = append(o.waiting[:i], o.waiting[i+1:]...)
-			o.seq = append(o.seq[:i], o.seq[i+1:]...)
-			if o.ahead.on {
-				o.ahead.remove(&w, o.seq)
-				if len(o.waiting) < o.aheadOn/4 {
-					o.ahead = ahead{} // (a short queue is walked: cheaper than its sums)
-				}
-			}
-			return true
-		}
-	}
-	return false
-}
-
 // Predict forecasts j's wait from now (j must have arrived): the corrected
 // simulated wait once the model has learned, the simulated one before.
 func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
+	o.compact()
 	pos := -1
 	for i := len(o.waiting) - 1; i >= 0; i-- {
 		if o.waiting[i].ID == j.ID {
