@@ -2,6 +2,7 @@ package ibl
 
 import (
 	"math/bits"
+	"math/rand/v2"
 )
 
 // u128 is an unsigned 128-bit integer: a sum of core-seconds, exact
@@ -76,6 +77,7 @@ type waitList struct {
 	nodes []wnode // nodes[0] is the empty tree
 	free  []int32 // nodes dropped, for reuse
 	root  int32
+	seed  uint64 // the priorities' key, drawn at the first put
 }
 
 // wnode is a job of the list and its subtree's sums.
@@ -98,9 +100,14 @@ func (l *waitList) nodes0() *wnode {
 	return &l.nodes[l.root]
 }
 
-// priority is a key's heap priority: a hash (splitmix64), deterministic.
-func priority(submit, id int64) uint64 {
-	z := uint64(submit)*0x9e3779b97f4a7c15 ^ uint64(id)
+// priority is a key's heap priority: a hash (splitmix64's mix) of the key
+// and the list's seed. The mix alone is invertible: a log whose job
+// numbers were chosen for it could give priorities rising with the keys,
+// a treap that is a list (every put and drop O(n), TestWaitListChosenIDs);
+// a seed drawn at random makes the shape a fair coin's whatever the log.
+// The shape changes no answer (the keys are distinct, their order fixed).
+func priority(submit, id int64, seed uint64) uint64 {
+	z := uint64(submit)*0x9e3779b97f4a7c15 ^ uint64(id) ^ seed
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
@@ -178,8 +185,9 @@ func (l *waitList) find(submit, id int64) (int, bool) {
 func (l *waitList) put(t *tracked) {
 	if len(l.nodes) == 0 {
 		l.nodes = append(l.nodes, wnode{}) // the empty tree
+		l.seed = rand.Uint64()
 	}
-	nd := wnode{submit: t.Submit, id: t.ID, t: t, prio: priority(t.Submit, t.ID), sum: waitSums(t)}
+	nd := wnode{submit: t.Submit, id: t.ID, t: t, prio: priority(t.Submit, t.ID, l.seed), sum: waitSums(t)}
 	var x int32
 	if k := len(l.free); k > 0 {
 		x, l.free = l.free[k-1], l.free[:k-1]
