@@ -29,7 +29,10 @@
 // submitted before the job logged before them), and unknown ones (-1)
 // apart from them (Stats.UnknownSubmit). A time field written with a
 // fraction ("20.5", which the definition allows) is read rounded to the
-// nearest second, halves away from zero, and counted (Stats.Rounded).
+// nearest second, halves away from zero, and counted (Stats.Rounded). A
+// number below -1 in another field than the status, which SWF does not
+// define, is read as -1, unknown, and counted (Stats.BelowUnknown), the
+// job kept, as pyss and predictsim keep it.
 //
 // # Demand lines
 //

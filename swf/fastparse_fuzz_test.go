@@ -163,11 +163,11 @@ func diffJob(a, b Job) string {
 
 // onlyTimeFields reports whether a mask of rounded fields names time
 // fields alone.
-func onlyTimeFields(mask uint32) bool {
+func onlyTimeFields(mask uint64) bool {
 	for k := range NumFields {
-		if mask&(1<<k) != 0 && !timeField[k] {
+		if mask&(1<<k) != 0 && !timeField[k] || mask&(1<<(32+k)) != 0 && k == statusField {
 			return false
 		}
 	}
-	return true
+	return mask&^(1<<NumFields-1|(1<<NumFields-1)<<32) == 0
 }

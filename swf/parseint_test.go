@@ -118,8 +118,11 @@ func slowParse(fields []string) (Job, error) {
 		} else {
 			ints[n], err = parseInt([]byte(tok))
 		}
-		if err == nil && (floats[n] < -1 || ints[n] < -1 && n != statusField) {
-			err = ErrRange
+		if err == nil && floats[n] < -1 {
+			floats[n] = -1 // (read as unknown, Stats.BelowUnknown)
+		}
+		if err == nil && ints[n] < -1 && n != statusField {
+			ints[n] = -1
 		}
 		if err != nil {
 			return Job{}, err
@@ -139,8 +142,10 @@ func slowParse(fields []string) (Job, error) {
 var plainDecimal = regexp.MustCompile(`^[-+]?([0-9]+\.[0-9]*|\.[0-9]+)$`)
 
 // roundDecimal is parseTime's value of a plainDecimal, computed in big
-// integers: the nearest whole number, halves away from zero; -1 and 0
-// are the only negative values taken, and a value past int64 is ErrRange.
+// integers: the nearest whole number, halves away from zero; a negative
+// value is -1 or 0 when it is one exactly, -2 (below -1: unknown to the
+// caller) when its whole part is 1 or more, and ErrRange otherwise
+// ("-0.5"); a value past int64 is ErrRange.
 func roundDecimal(tok string) (int64, error) {
 	neg := strings.HasPrefix(tok, "-")
 	whole, frac, _ := strings.Cut(strings.TrimLeft(tok, "+-"), ".")
@@ -150,12 +155,15 @@ func roundDecimal(tok string) (int64, error) {
 	if m.Lsh(m, 1).Cmp(den) >= 0 {
 		q.Add(q, big.NewInt(1))
 	}
-	exact := new(big.Int).Mul(q, den).Cmp(num) == 0
+	w, _ := new(big.Int).SetString("0"+whole, 10)
+	fracZero := strings.Trim(frac, "0") == ""
 	switch {
-	case neg && (!exact || q.Cmp(big.NewInt(1)) > 0):
+	case w.Cmp(big.NewInt(math.MaxInt64)) > 0 || !neg && q.Cmp(big.NewInt(math.MaxInt64)) > 0:
 		return 0, ErrRange
-	case q.Cmp(big.NewInt(math.MaxInt64)) > 0:
+	case neg && w.Sign() == 0 && !fracZero:
 		return 0, ErrRange
+	case neg && (w.Cmp(big.NewInt(1)) > 0 || !fracZero):
+		return -2, nil
 	case neg:
 		return -q.Int64(), nil
 	}

@@ -113,9 +113,10 @@ type Stats struct {
 	// definition allows, and were read rounded to the nearest second,
 	// halves away from zero ("20.5" is 21, as math.Round has it). A
 	// value whose fraction is zero ("100.0") is not counted: it is read
-	// unchanged. A negative value other than -1 is refused (ErrRange),
-	// as in whole seconds ("-0.5" is no "unknown" and no 0); a value
-	// in another notation ("1e3", "0x10", "inf") is still not a number.
+	// unchanged. A value below -1 is read as -1 (BelowUnknown), as in
+	// whole seconds; "-0.5" is refused (ErrRange: no "unknown" and no 0);
+	// a value in another notation ("1e3", "0x10", "inf") is still not a
+	// number.
 	Rounded int
 	// RoundedFields splits Rounded by field: RoundedFields[k] counts
 	// field k+1 (only the time fields' entries, 1, 2, 3, 8 and 17, can be
@@ -123,6 +124,16 @@ type Stats struct {
 	// run and requested time): a log whose fractions are all in the wait
 	// or the think time simulates as it would in whole seconds.
 	RoundedFields [NumFields]int
+	// BelowUnknown counts the fields of the jobs read that held a number
+	// below -1 ("-5", "-2.5"; the status excepted, whose negative codes
+	// are kept): SWF defines none, and such a value was read as -1,
+	// unknown, the job kept. pyss and predictsim simulate such a job as
+	// one with -1 there (checked field by field); refusing the line made a
+	// log with one clock-skewed wait unreadable without -lenient, which
+	// then dropped the job. BelowUnknownFields splits it by field, as
+	// RoundedFields does.
+	BelowUnknown       int
+	BelowUnknownFields [NumFields]int
 }
 
 // maxStatusValues bounds Stats.OtherStatusCounts (its doc says 64).
@@ -402,7 +413,7 @@ func (r *Reader) next(j *Job, tried bool) error {
 		}
 		// Counted as read, as Skipped is: a job that Header reads
 		// ahead is counted before Read returns it.
-		if rounded != 0 { // (a line with a fraction in a time field: rare)
+		if rounded != 0 { // (a line with a fraction in a time field, or a value below -1: rare)
 			r.countRounded(rounded)
 		}
 		return nil
@@ -712,11 +723,15 @@ const statusField = 10
 // countRounded adds the time fields of a line that were read rounded
 // (parseJob's mask: bit k for field k+1) to Stats.Rounded and
 // RoundedFields.
-func (r *Reader) countRounded(mask uint32) {
-	r.stats.Rounded += bits.OnesCount32(mask)
+func (r *Reader) countRounded(mask uint64) {
+	r.stats.Rounded += bits.OnesCount32(uint32(mask))
+	r.stats.BelowUnknown += bits.OnesCount32(uint32(mask >> 32))
 	for k := range NumFields {
 		if mask&(1<<k) != 0 {
 			r.stats.RoundedFields[k]++
+		}
+		if mask&(1<<(32+k)) != 0 {
+			r.stats.BelowUnknownFields[k]++
 		}
 	}
 }
@@ -728,7 +743,7 @@ func (r *Reader) countRounded(mask uint32) {
 // error. It returns the time fields it rounded, bit k for field k+1
 // (parseFast rounds none: a '.' in an integer field sends the line to parseJobScan, so
 // that whole-second logs pay nothing for the rounding).
-func parseJob(line []byte, j *Job, s *fastScratch) (uint32, *ParseError) {
+func parseJob(line []byte, j *Job, s *fastScratch) (uint64, *ParseError) {
 	if parseFast(line, j, s) {
 		return 0, nil
 	}
@@ -742,10 +757,10 @@ func parseJob(line []byte, j *Job, s *fastScratch) (uint32, *ParseError) {
 // which give the same values on the plain forms and decide the rest; a
 // time field's fraction goes to parseTime. It returns the time fields it
 // rounded, bit k for field k+1.
-func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
+func parseJobScan(line []byte, j *Job) (uint64, *ParseError) {
 	var ints [NumFields]int64
 	var floats [NumFields]float64
-	n, rounded := 0, uint32(0)
+	n, rounded, below := 0, uint32(0), uint32(0)
 	for i := 0; ; n++ {
 		i = blanks(line, i)
 		if uint(i) >= uint(len(line)) { // (i == len(line), or len(line)+1 after a last field; unsigned here and below: no bounds checks)
@@ -770,7 +785,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 					// for the status, where archive logs use other
 					// negative codes.
 					if x > 1 && n != statusField {
-						return 0, &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+						x, below = 1, below|1<<n // (read as -1, unknown)
 					}
 					x = -x
 				}
@@ -793,7 +808,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 				}
 				if start != d {
 					if x = -x; x < -1 {
-						return 0, &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+						x, below = -1, below|1<<n
 					}
 				}
 				floats[n] = x
@@ -815,8 +830,13 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 		} else {
 			ints[n], err = parseInt(line[start:i])
 		}
-		if err == nil && (floats[n] < -1 || ints[n] < -1 && n != statusField) {
-			err = ErrRange
+		// A value below -1 (SWF has none; peers read it as unknown) is
+		// read as -1, counted (Stats.BelowUnknown).
+		if err == nil && floats[n] < -1 {
+			floats[n], below = -1, below|1<<n
+		}
+		if err == nil && ints[n] < -1 && n != statusField {
+			ints[n], below = -1, below|1<<n
 		}
 		if err != nil {
 			return 0, &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: err}
@@ -833,7 +853,7 @@ func parseJobScan(line []byte, j *Job) (uint32, *ParseError) {
 	j.ReqMemory, j.Status, j.User, j.Group = floats[9], Status(ints[10]), ints[11], ints[12]
 	j.Executable, j.Queue, j.Partition, j.PrecedingJob = ints[13], ints[14], ints[15], ints[16]
 	j.ThinkTime = ints[17]
-	return rounded, nil
+	return uint64(rounded) | uint64(below)<<32, nil
 }
 
 func fieldCountError(line []byte) error {

@@ -52,15 +52,18 @@ func TestOtherStatusKept(t *testing.T) {
 	}
 }
 
-// Other fields still reject values below -1.
+// The status keeps its negative codes; other fields read a value below
+// -1 as -1, unknown, counted per field.
 func TestBelowMinusOneOnlyForStatus(t *testing.T) {
-	jobs, err := NewReader(strings.NewReader("1 0 0 1 1 -1 -1 1 1 -1 -7 1 1 1 1 1 1 1\n1 0 0 1 1 -1 -1 1 1 -1 6 1 1 1 1 1 1 1\n")).ReadAll()
-	if err != nil || len(jobs) != 2 || jobs[0].Status != -7 || jobs[1].Status != 6 {
-		t.Fatalf("%v %+v", err, jobs)
+	r := NewReader(strings.NewReader("1 0 0 1 1 -1 -1 1 1 -1 -7 1 1 1 1 1 1 1\n1 0 0 1 1 -1 -1 1 1 -1 6 1 1 1 1 1 1 1\n"))
+	jobs, err := r.ReadAll()
+	if err != nil || len(jobs) != 2 || jobs[0].Status != -7 || jobs[1].Status != 6 || r.Stats().BelowUnknown != 0 {
+		t.Fatalf("%v %+v %+v", err, jobs, r.Stats())
 	}
-	_, err = NewReader(strings.NewReader("1 0 0 1 1 -1 -1 1 1 -1 1 -7 1 1 1 1 1 1\n")).ReadAll()
-	if pe, ok := err.(*ParseError); !ok || pe.Field != 12 {
-		t.Fatalf("user -7: got %v, want a field 12 error", err)
+	r = NewReader(strings.NewReader("1 0 0 1 1 -1 -1 1 1 -1 1 -7 1 1 1 1 1 1\n"))
+	jobs, err = r.ReadAll()
+	if st := r.Stats(); err != nil || len(jobs) != 1 || jobs[0].User != -1 || st.BelowUnknown != 1 || st.BelowUnknownFields[11] != 1 {
+		t.Fatalf("user -7: %v %+v %+v, want the job, user -1, one field 12 counted", err, jobs, st)
 	}
 }
 

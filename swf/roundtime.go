@@ -18,9 +18,10 @@ import "math"
 // to even avoids is half a second on a value ending in exactly ".5", which
 // logs of millisecond resolution write once in a thousand values.
 //
-// Negative values: -1 means unknown, and "-1.0" is -1 (and "-0.0" 0); any
-// other negative value is out of range (ErrRange), as in whole seconds:
-// "-0.5" is neither unknown nor 0. A value past math.MaxInt64 after
+// Negative values: -1 means unknown, and "-1.0" is -1 (and "-0.0" 0); a
+// value below -1 ("-1.5", "-2.0") is returned as -2, which the caller
+// reads as unknown, as in whole seconds; "-0.5" is neither unknown nor 0
+// (ErrRange). A value past math.MaxInt64 after
 // rounding is ErrRange; one past 2^40 s is read, as a whole one is, and
 // left to sanitize (TimeOutOfRange).
 func parseTime(b []byte) (v int64, rounded bool, err error) {
@@ -61,8 +62,10 @@ func parseTime(b []byte) (v int64, rounded bool, err error) {
 		return 0, false, ErrSyntax
 	case big:
 		return 0, false, ErrRange
-	case neg && (!whole || u > 1):
+	case neg && u == 0 && !whole: // ("-0.5": neither unknown nor 0)
 		return 0, false, ErrRange
+	case neg && (!whole || u > 1):
+		return -2, false, nil // (below -1: the caller reads it as unknown, Stats.BelowUnknown)
 	case neg:
 		return -int64(u), false, nil
 	}

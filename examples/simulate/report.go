@@ -104,6 +104,9 @@ func warnings(info *runInfo) []warning {
 			add("rounded", map[string]int{"fields": st.Rounded}, "%s", cli.RoundedNote(st.Rounded))
 		}
 	}
+	if b := cli.BelowNote(st); b != "" {
+		add("below_unknown", map[string]any{"fields": st.BelowUnknown, "by_field": cli.BelowByField(st)}, "%s", b)
+	}
 	if st.UnknownSubmit > 0 {
 		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -125,9 +126,22 @@ func TestStreamedRestartAndHold(t *testing.T) {
 				f[8] = -1 // (many: so that a wrong estimate shows in the report)
 			}
 			if i == 19990 {
-				f[1], f[8] = -5, 999999 // submit -5: out of range
+				f[1], f[8] = notANumber, 999999 // submit "x": a malformed line
 			}
 		}), "-policy", "easy", "-lenient")
+	})
+	// A submit time of -5 is read as -1, unknown (swf.Stats.BelowUnknown):
+	// the line, with the largest estimate, is a job of the streamed run
+	// as of the whole one.
+	t.Run("below-unknown-submit", func(t *testing.T) {
+		streamedSame(t, write("below", 20000, "", func(i int, f []int64) {
+			if i%10 == 5 && i > 100 {
+				f[8] = -1
+			}
+			if i == 19990 {
+				f[1], f[8] = -5, 999999
+			}
+		}), "-policy", "easy")
 	})
 	for _, c := range []struct{ name, header string }{
 		{"held-counted", "; MaxJobs: 30000\n"},
@@ -143,6 +157,10 @@ func TestStreamedRestartAndHold(t *testing.T) {
 // writeLog writes a made-up log of n jobs, one every 600 s, after the
 // header lines given, each line's fields changed by edit first, and
 // returns its path.
+// notANumber is a field writeLog writes as "x", which makes its line
+// malformed (a number below -1 is read as -1: swf.Stats.BelowUnknown).
+const notANumber = math.MinInt64
+
 func writeLog(t *testing.T, name string, n int, header string, edit func(i int, f []int64)) string {
 	var b strings.Builder
 	b.WriteString("; MaxProcs: 64\n" + header)
@@ -155,6 +173,10 @@ func writeLog(t *testing.T, name string, n int, header string, edit func(i int, 
 		for k, v := range f {
 			if k > 0 {
 				b.WriteByte(' ')
+			}
+			if v == notANumber {
+				b.WriteByte('x')
+				continue
 			}
 			fmt.Fprint(&b, v)
 		}
@@ -400,7 +422,7 @@ func TestStreamedRaise(t *testing.T) {
 			f[8] = -1
 		}
 		if i == 19990 {
-			f[1], f[8] = -5, 999999
+			f[1], f[8] = notANumber, 999999
 		}
 	})
 	for _, q := range []string{skipped, gzipped(t, skipped)} {

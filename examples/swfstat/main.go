@@ -305,6 +305,9 @@ func (s *summary) print(out io.Writer, name string) {
 	if s.stats.Rounded > 0 {
 		fmt.Fprintf(w, "time fields rounded\t%d (written with a fraction, read to the nearest second, halves away from zero)\n", s.stats.Rounded)
 	}
+	if b := cli.BelowNote(s.stats); b != "" {
+		fmt.Fprintf(w, "fields below -1\t%s\n", b)
+	}
 	if s.dupIDs > 0 {
 		fmt.Fprintf(w, "duplicate job numbers\t%d (lines whose number an earlier line has)\n", s.dupIDs)
 	}
@@ -418,7 +421,12 @@ type summaryJSON struct {
 	OutOfOrder    int      `json:"out_of_order"` // swf.Stats.OutOfOrder: simulate's reader.out_of_order, replay's out_of_order (it was out_of_order_submits)
 	UnknownSubmit int      `json:"unknown_submit_times"`
 	Rounded       int      `json:"time_fields_rounded"` // swf.Stats.Rounded: simulate's warning_data.rounded.fields
-	OtherStatus   int      `json:"status_outside_standard"`
+	// BelowUnknown is swf.Stats.BelowUnknown (fields that held a number
+	// below -1, read as -1) and BelowByField splits it by field name,
+	// absent when none.
+	BelowUnknown int            `json:"fields_below_unknown"`
+	BelowByField map[string]int `json:"fields_below_unknown_by_field,omitempty"`
+	OtherStatus  int            `json:"status_outside_standard"`
 	// OtherStatusBy splits OtherStatus by value (swf.Stats.OtherStatusCounts,
 	// its first 64 values), as the text report does ("-5: 1, 7: 1");
 	// absent when no status is outside -1..5.
@@ -454,6 +462,7 @@ func (s *summary) json(name string) summaryJSON {
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, Rounded: s.stats.Rounded, OtherStatus: s.stats.OtherStatus,
 		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork, LargerThan: s.larger, PartialExecs: s.partial, PartialOnly: s.partialOnly,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
+	o.BelowUnknown, o.BelowByField = s.stats.BelowUnknown, cli.BelowByField(s.stats)
 	if len(s.stats.OtherStatusCounts) > 0 {
 		o.OtherStatusBy = cli.OtherStatusOf(s.stats).Keys()
 	}

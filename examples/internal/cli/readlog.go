@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/batchq/batchq/internal/textcheck"
 	"github.com/batchq/batchq/swf"
@@ -159,6 +160,7 @@ type Skipped struct {
 	Lines   int      `json:"malformed_lines_skipped"`
 	Errors  []string `json:"skipped,omitempty"`
 	Rounded int      `json:"time_fields_rounded,omitempty"`
+	Below   string   `json:"fields_below_unknown,omitempty"` // BelowNote's, "" when none
 	Header  []string `json:"header_warnings,omitempty"`
 }
 
@@ -177,6 +179,12 @@ func (s Skipped) Note() string {
 			w += "; "
 		}
 		w += RoundedNote(s.Rounded)
+	}
+	if s.Below != "" {
+		if w != "" {
+			w += "; "
+		}
+		w += s.Below
 	}
 	if len(s.Header) > 0 {
 		if w != "" {
@@ -203,9 +211,41 @@ func RoundedNote(n int) string {
 	return fmt.Sprintf("%d time fields written with a fraction read rounded to the nearest second, halves away from zero (swf.Stats.Rounded)", n)
 }
 
+// BelowNote is the report's note of the fields that held a number below
+// -1 and were read as -1 (swf.Stats.BelowUnknown), by field; "" when
+// none did.
+func BelowNote(st swf.Stats) string {
+	if st.BelowUnknown == 0 {
+		return ""
+	}
+	var by []string
+	for k, n := range st.BelowUnknownFields {
+		if n > 0 {
+			by = append(by, fmt.Sprintf("%d %s", n, swf.FieldName(k)))
+		}
+	}
+	return fmt.Sprintf("%d fields held a number below -1, which SWF does not define, read as -1, unknown, the jobs kept as pyss and predictsim keep them (%s; swf.Stats.BelowUnknown)",
+		st.BelowUnknown, strings.Join(by, ", "))
+}
+
+// BelowByField is st.BelowUnknownFields by field name, nil when no field
+// held a number below -1 (the commands' -json).
+func BelowByField(st swf.Stats) map[string]int {
+	var m map[string]int
+	for k, n := range st.BelowUnknownFields {
+		if n > 0 {
+			if m == nil {
+				m = make(map[string]int)
+			}
+			m[swf.FieldName(k)] = n
+		}
+	}
+	return m
+}
+
 // SkippedOf is st's Skipped.
 func SkippedOf(st swf.Stats) Skipped {
-	s := Skipped{Lines: st.Skipped, Rounded: st.Rounded}
+	s := Skipped{Lines: st.Skipped, Rounded: st.Rounded, Below: BelowNote(st)}
 	for _, e := range st.Errors {
 		s.Errors = append(s.Errors, e.Error())
 	}
@@ -222,6 +262,12 @@ func SkippedOf(st swf.Stats) Skipped {
 func (s *Skipped) Add(name string, st swf.Stats, named bool) {
 	s.Lines += st.Skipped
 	s.Rounded += st.Rounded
+	if b := BelowNote(st); b != "" {
+		if named {
+			b = name + ": " + b
+		}
+		s.Below = strings.TrimPrefix(s.Below+"; "+b, "; ")
+	}
 	for _, e := range st.Errors {
 		if len(s.Errors) == 100 {
 			break
