@@ -56,10 +56,10 @@ func (w *Writer) WriteHeader(h *Header) error {
 }
 
 // Write writes one job line, preceded by its demand line when j.Demand is
-// set. A field the Reader would refuse (checkFields: below -1, or a float
-// that is NaN or infinite; the status excepted) or a Demand that does not
-// validate is an error, and nothing is written: what Write accepts reads
-// back equal.
+// set. A field below -1 (which the Reader would read back as -1,
+// Stats.BelowUnknown) or a float that is NaN or infinite (checkFields; the
+// status excepted) or a Demand that does not validate is an error, and
+// nothing is written: what Write accepts reads back equal.
 func (w *Writer) Write(j *Job) error {
 	b, err := j.AppendText(w.buf[:0])
 	if err != nil {
