@@ -378,7 +378,7 @@ func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 // TRES, the request of a pending job and the allocation of a running one,
 // or AllocTRES; a running job's AllocTRES or TRES first, what it holds,
 // as its NumCPUs and NumNodes are); NumNodes when it has more nodes
-// (snapNodes); MinMemoryNode or MinMemoryCPU when they have no memory;
+// (moreNodes); MinMemoryNode or MinMemoryCPU when they have no memory;
 // GPUs when they have none: a running job's GRES (scontrol -d, per node),
 // else TresPerNode ("gres:gpu:2" or "gres/gpu:a100:2"), TresPerJob,
 // TresPerTask (× NumTasks) or TresPerSocket (snapGPUs); OverSubscribe=NO
@@ -404,7 +404,7 @@ func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string, running bo
 			return err
 		}
 	}
-	snapNodes(&in, q.Nodes, q.note)
+	moreNodes(&in, q.Nodes, q.note, noteSnapNodes)
 	if in.memTotal == 0 {
 		for _, k := range []string{"MinMemoryNode", "MinMemoryCPU"} {
 			v := kv[k]

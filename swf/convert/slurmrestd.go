@@ -219,7 +219,7 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 // restDemand reads what the job asks beyond processors: tres_req_str
 // (else tres_alloc_str; a running job's tres_alloc_str first, what it
 // holds, as its CPUs and nodes are); node_count when it has more nodes
-// (snapNodes); memory_per_node or memory_per_cpu (MB) when it has no
+// (moreNodes); memory_per_node or memory_per_cpu (MB) when it has no
 // memory; GPUs from gres_detail or tres_per_* when the TRES have none
 // (snapGPUs).
 func (s *snapBuilder) restDemand(q *queued, j *restJob, running bool) error {
@@ -234,7 +234,7 @@ func (s *snapBuilder) restDemand(q *queued, j *restJob, running bool) error {
 			return err
 		}
 	}
-	snapNodes(&in, q.Nodes, q.note)
+	moreNodes(&in, q.Nodes, q.note, noteSnapNodes)
 	var detail []string
 	if running && json.Unmarshal(j.GRESDetail, &detail) != nil {
 		detail = nil // another shape than a list of strings: not read

@@ -8,22 +8,25 @@ import (
 // Reasons of the snapshot demand rules below (Report.Anomalies).
 const (
 	noteSnapNodes     = "demand: the controller's node count above the TRES's, kept"
+	noteHeldNodes     = "demand: more nodes held than the TRES's node count, those kept"
 	noteSnapGPUDetail = "demand: GPUs from gres_detail (not in the TRES)"
 	noteSnapGPUSpec   = "demand: GPUs from TresPerNode/Job/Task (not in the TRES)"
 	noteSnapGPUSocket = "demand: GPUs per socket read as per node (a lower bound)"
 )
 
-// snapNodes raises the demand's node count to the controller's (the
-// nodes a running job holds; for a pending one, Slurm's estimate from the
-// partition's node sizes): a job of 128 CPUs on 64-CPU nodes has node=1
-// in its requested TRES and node_count 2, and one node of 128 cores fits
-// no node of the machine.
-func snapNodes(in *demandIn, nodes int64, note func(string)) {
+// moreNodes raises the demand's node count to nodes when it is larger,
+// noting why when the TRES named fewer: the nodes a job held (sacct's
+// NNodes, jobcomp's NodeCnt, a running job's in a snapshot) or, for a
+// pending one, Slurm's estimate from the partition's node sizes
+// (node_count, NumNodes). A job of 128 CPUs on 64-CPU nodes has node=1 in
+// its requested TRES and 2 nodes, and one node of 128 cores fits no node
+// of the machine; --gpus=8 on 4-GPU nodes asks node=1, gres/gpu=8.
+func moreNodes(in *demandIn, nodes int64, note func(string), why string) {
 	if nodes <= in.nodes {
 		return
 	}
 	if in.nodes > 0 {
-		note(noteSnapNodes)
+		note(why)
 	}
 	in.nodes = nodes
 }
