@@ -404,6 +404,9 @@ func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string, running bo
 			return err
 		}
 	}
+	if field != "ReqTRES" {
+		allocMem(&in, kv["ReqTRES"])
+	}
 	moreNodes(&in, q.Nodes, q.note, noteSnapNodes)
 	if in.memTotal == 0 {
 		for _, k := range []string{"MinMemoryNode", "MinMemoryCPU"} {

@@ -234,6 +234,9 @@ func (s *snapBuilder) restDemand(q *queued, j *restJob, running bool) error {
 			return err
 		}
 	}
+	if field == "tres_alloc_str" {
+		allocMem(&in, str(j.TRESReq))
+	}
 	moreNodes(&in, q.Nodes, q.note, noteSnapNodes)
 	var detail []string
 	if running && json.Unmarshal(j.GRESDetail, &detail) != nil {

@@ -31,6 +31,22 @@ func moreNodes(in *demandIn, nodes int64, note func(string), why string) {
 	in.nodes = nodes
 }
 
+// allocMem gives a demand read from a running job's allocation the
+// memory of its request (req) when the allocation has none: Slurm leaves
+// mem out of tres_alloc_str where memory is not a consumable resource
+// (SelectTypeParameters=CR_CPU, as Slurm 22.05's squeue --json shows:
+// "cpu=6,node=1,billing=6" beside a request "cpu=6,mem=4000M,..."). An
+// unreadable request gives none.
+func allocMem(in *demandIn, req string) {
+	if in.memTotal > 0 || in.memPerNode > 0 || in.memPerCPU > 0 || req == "" || req == "(null)" {
+		return
+	}
+	var r demandIn
+	if _, _, err := slurmTRES(&r, tresEntries(req)); err == nil {
+		in.memTotal = r.memTotal
+	}
+}
+
 // gpuSpec is one of a snapshot's GPU fields beside the TRES, as Slurm
 // prints it: per node ("gres/gpu:4", "gres:gpu:a100:2", "gpu:2"), for
 // the job, per task ("gres/gpu=2", times the tasks) or per socket.

@@ -104,3 +104,38 @@ func TestScontrolGPUsBesideTRES(t *testing.T) {
 		t.Errorf("anomalies %v", a)
 	}
 }
+
+// TestSnapshotRunningAllocMem: a running job's demand is its allocation,
+// but Slurm leaves mem out of it where memory is not consumable (Slurm
+// 22.05's squeue --json: tres_alloc_str "cpu=6,node=1,billing=6", its
+// request "cpu=6,mem=4000M,node=1,billing=6"): the request's memory
+// (it was lost when the allocation was first read).
+func TestSnapshotRunningAllocMem(t *testing.T) {
+	f, err := os.Open("testdata/snapshot/real-22.05/1-squeue.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := QueueSnapshot(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"1": "nodes=1 cores=6 mem=4000 gpus=0 models=[]", "2": "nodes=1 cores=2 mem=4000 gpus=0 models=[]"}
+	for _, q := range s.Running {
+		if w, ok := want[q.ID]; ok && demandText(q.Demand) != w {
+			t.Errorf("job %s: demand %s, want %s", q.ID, demandText(q.Demand), w)
+		}
+	}
+	// scontrol (Slurm 23.02 and later print AllocTRES beside ReqTRES).
+	in := "JobId=9 JobName=x\n   UserId=ana(1000) GroupId=ana(1000)\n   Priority=1 JobState=RUNNING Reason=None\n" +
+		"   RunTime=00:01:00 TimeLimit=01:00:00\n   SubmitTime=2024-11-01T07:50:00 StartTime=2024-11-01T07:59:00\n" +
+		"   Partition=p NumNodes=1 NumCPUs=6 NumTasks=6\n   ReqTRES=cpu=6,mem=4000M,node=1,billing=6\n" +
+		"   AllocTRES=cpu=6,node=1,billing=6\n"
+	sc, err := QueueSnapshot(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Running) != 1 || demandText(sc.Running[0].Demand) != "nodes=1 cores=6 mem=4000 gpus=0 models=[]" {
+		t.Errorf("scontrol: %+v", sc.Running)
+	}
+}
