@@ -23,6 +23,7 @@ const (
 	skipArrayRange  = "pending array tasks"
 	skipArrayParent = "array parent record"
 	skipDuplicate   = "record listed again (overlapping dumps)"
+	skipResized     = "record ended by a resize (RESIZING), the job's later record kept"
 	skipSuperseded  = "unfinished, a later record of the job follows (overlapping dumps)"
 	skipAfterEnd    = "record after the job ended"
 
@@ -219,6 +220,9 @@ func (b *builder) add(r record) bool {
 				// a submit of its own), as every job running across
 				// the bound of overlapping dumps was counted.
 				o.skip = skipSuperseded
+				if o.state == "RESIZING" {
+					o.skip = skipResized
+				}
 				if o.state == "RESIZING" && o.start >= 0 {
 					// (Kept apart from r.start until finish, so
 					// that a copy of r in an overlapping dump is

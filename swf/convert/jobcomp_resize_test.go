@@ -33,6 +33,9 @@ func TestJobcompResized(t *testing.T) {
 	if j := res.Jobs[0]; j.Wait != 10 || j.RunTime != 1190 || j.AllocProcs != 4 {
 		t.Errorf("wait %d run %d procs %d, want 10 1190 4", j.Wait, j.RunTime, j.AllocProcs)
 	}
+	if res.Report.Skipped[skipResized] != 1 {
+		t.Errorf("skipped %v, want 1 %q", res.Report.Skipped, skipResized)
+	}
 	if res.Report.Anomalies[noteResized] != 1 {
 		t.Errorf("anomalies %v, want %q", res.Report.Anomalies, noteResized)
 	}
