@@ -139,3 +139,13 @@ func TestSnapshotRunningAllocMem(t *testing.T) {
 		t.Errorf("scontrol: %+v", sc.Running)
 	}
 }
+
+// TestGRESDetailZeroModel: Slurm 23.11's gres_detail names every GPU type
+// of a node, with 0 for one the job holds none of ("gpu:h100:2(IDX:0-1),
+// gpu:h200:0(IDX:)"): h200 was a model the demand accepted.
+func TestGRESDetailZeroModel(t *testing.T) {
+	n, models, err := slurmGRES("gpu:h100:2(IDX:0-1),gpu:h200:0(IDX:)")
+	if err != nil || n != 2 || len(models) != 1 || models[0] != "h100" {
+		t.Errorf("%d GPUs, models %v, %v; want 2 [h100]", n, models, err)
+	}
+}
