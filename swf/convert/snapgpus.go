@@ -107,8 +107,10 @@ func snapGPUs(in *demandIn, detail []string, specs []gpuSpec, tasks int64, note 
 		case perJob:
 			in.gpus = n
 		case perTask:
-			in.gpus = n * max(tasks, 1)
-			if in.gpus > maxProcs {
+			if tasks > maxProcs { // (before the product: n ≤ 2^24, so no overflow)
+				return s.field, v, errProcs
+			}
+			if in.gpus = n * max(tasks, 1); in.gpus > maxProcs {
 				return s.field, v, errProcs
 			}
 		case perSocket:

@@ -149,3 +149,14 @@ func TestGRESDetailZeroModel(t *testing.T) {
 		t.Errorf("%d GPUs, models %v, %v; want 2 [h100]", n, models, err)
 	}
 }
+
+// TestSnapshotGPUsPerTaskBound: GPUs per task times a task count past
+// 2^24 is out of range (the demand not kept, counted), never a product
+// that wraps: 4 GPUs × 2^62 tasks wrapped to 0 and passed the bound.
+func TestSnapshotGPUsPerTaskBound(t *testing.T) {
+	var in demandIn
+	_, _, err := snapGPUs(&in, nil, []gpuSpec{{"tres_per_task", "gres/gpu=4", perTask}}, 1<<62, func(string) {})
+	if err != errProcs {
+		t.Errorf("err %v, gpus %d; want errProcs", err, in.gpus)
+	}
+}
