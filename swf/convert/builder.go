@@ -23,6 +23,7 @@ const (
 	skipArrayRange  = "pending array tasks"
 	skipArrayParent = "array parent record"
 	skipDuplicate   = "record listed again (overlapping dumps)"
+	skipResized     = "record ended by a resize (RESIZING), the job's later record kept"
 	skipSuperseded  = "unfinished, a later record of the job follows (overlapping dumps)"
 	skipAfterEnd    = "record after the job ended"
 
@@ -51,6 +52,7 @@ const (
 	noteStartElapsed  = "start from end - Elapsed"
 	noteRunElapsed    = "run time from Elapsed (no end time)"
 	noteJoined        = "record of several lines (a newline in a value)"
+	noteResized       = "resized: start from its record before the resize"
 )
 
 // record is one job as a parser read it, in absolute times, before the
@@ -70,16 +72,20 @@ type record struct {
 
 	started            bool
 	status             swf.Status
-	submit, start, end int64   // epoch seconds, -1 unknown
-	elapsed            int64   // seconds, -1 unknown
-	suspended          int64   // seconds suspended (sacct's Suspended), which Elapsed leaves out; -1 unknown
-	limit              int64   // requested time, seconds, -1 unknown
-	partLimit          string  // the limit is the partition's: this note if Options has none
-	alloc, req         int64   // processors, -1 unknown
-	allocUnread        bool    // sacct: no CPU count read (no column, empty, unreadable), not "none"
-	cpu                float64 // total CPU seconds, -1 unknown
-	cpuSteps           bool    // cpu is the sum of the steps' (the job's own was unknown)
-	usedKB, reqKB      float64 // memory per processor, kilobytes, -1 unknown
+	submit, start, end int64 // epoch seconds, -1 unknown
+	// resizedStart is the start of the job's record ended RESIZING
+	// before this one (0 none): Slurm starts the record after a resize
+	// at the resize.
+	resizedStart  int64
+	elapsed       int64   // seconds, -1 unknown
+	suspended     int64   // seconds suspended (sacct's Suspended), which Elapsed leaves out; -1 unknown
+	limit         int64   // requested time, seconds, -1 unknown
+	partLimit     string  // the limit is the partition's: this note if Options has none
+	alloc, req    int64   // processors, -1 unknown
+	allocUnread   bool    // sacct: no CPU count read (no column, empty, unreadable), not "none"
+	cpu           float64 // total CPU seconds, -1 unknown
+	cpuSteps      bool    // cpu is the sum of the steps' (the job's own was unknown)
+	usedKB, reqKB float64 // memory per processor, kilobytes, -1 unknown
 
 	user, group, queue, exe string
 	qos                     string    // Options.Accounts: the QOS (group is then the account)
@@ -214,6 +220,18 @@ func (b *builder) add(r record) bool {
 				// a submit of its own), as every job running across
 				// the bound of overlapping dumps was counted.
 				o.skip = skipSuperseded
+				if o.state == "RESIZING" {
+					o.skip = skipResized
+				}
+				if o.state == "RESIZING" && o.start >= 0 {
+					// (Kept apart from r.start until finish, so
+					// that a copy of r in an overlapping dump is
+					// still told by its signature.)
+					r.resizedStart = o.start
+					if o.resizedStart > 0 {
+						r.resizedStart = o.resizedStart
+					}
+				}
 			case o.guess && o.id == r.id && o.submit == r.submit:
 				// The same job, ended in full by the later record (the
 				// log given again past the earlier copy's end): not a
@@ -287,6 +305,10 @@ func (b *builder) finish() (*Result, error) {
 		case r.submit < 0:
 			b.rep.Skipped[skipNoSubmit]++
 		default:
+			if r.resizedStart > 0 && (r.start < 0 || r.resizedStart < r.start) {
+				r.start = r.resizedStart
+				r.note(noteResized)
+			}
 			live = append(live, r)
 		}
 	}

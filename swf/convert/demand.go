@@ -289,7 +289,10 @@ func slurmGRES(s string) (int64, []string, error) {
 			default:
 				n = c
 			}
-			if len(parts) == 3 && parts[1] != "" {
+			if len(parts) == 3 && parts[1] != "" && n > 0 {
+				// (Slurm 23.11's gres_detail lists a node's every GPU
+				// type, "gpu:h200:0(IDX:)" for one the job has none of:
+				// it was a model the job accepted.)
 				models = append(models, parts[1])
 			}
 		}

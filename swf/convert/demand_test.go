@@ -108,7 +108,7 @@ func TestSacctJSONDemands(t *testing.T) {
 			t.Errorf("job %s: %+v, want %+v", id, text.Jobs[k].Demand, w)
 		}
 	}
-	// The jobcomp file's Tres (the allocation) and NodeCnt.
+	// The jobcomp file's Tres (the request: Slurm's tres_fmt_req_str) and NodeCnt.
 	jc := convertFile(t, "jobcomp", "testdata/jobcomp.txt", Options{})
 	for k, id := range jc.IDs {
 		if w, ok := want[id]; ok && !reflect.DeepEqual(jc.Jobs[k].Demand, w) {

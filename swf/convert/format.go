@@ -131,6 +131,7 @@ const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting lo
 var (
 	reJobState  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"job_state"\s*:`) })
 	reSubmitted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"submission"\s*:`) })
+	reJobsKey   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"jobs"\s*:`) })
 	// Philly's jobs list "attempts" before "submitted_time": a first job
 	// of many attempts may push the latter past the head sniff sees.
 	rePhilly  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"submitted_time"\s*:|"attempts"\s*:\s*\[`) })
@@ -209,10 +210,16 @@ func isTar(head []byte) bool {
 func sniffFrom(first string, raw, head []byte) string {
 	switch {
 	case first[0] == '{' || first[0] == '[':
+		// Slurm's job lists (sacct --json, slurmrestd) have a "jobs" key:
+		// a whole document (shorter than the head) without one is JSON
+		// of another kind, whatever job keys it holds. A bare job object
+		// (Slurm-web's own API's) was "sacct --json output" to -from
+		// slurmrestd, whose advice -from sacct-json then refused.
+		jobs := len(head) >= sniffBytes || reJobsKey().Match(head)
 		switch {
-		case reJobState().Match(head):
+		case jobs && reJobState().Match(head):
 			return "slurmrestd"
-		case reSubmitted().Match(head):
+		case jobs && reSubmitted().Match(head):
 			return "sacct-json"
 		case rePhilly().Match(head):
 			return "philly"

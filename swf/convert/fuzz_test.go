@@ -145,7 +145,8 @@ func FuzzQueueSnapshot(f *testing.F) {
 		"scontrol-show-job.txt", "scontrol-show-job-o.txt"} {
 		seed(f, "testdata/snapshot/"+fx)
 	}
-	seed(f, "testdata/snapshot/real-22.05/2-scontrol-show-job-d.txt", "testdata/snapshot/real-22.05/2-squeue.json")
+	seed(f, "testdata/snapshot/real-22.05/2-scontrol-show-job-d.txt", "testdata/snapshot/real-22.05/2-squeue.json",
+		"testdata/snapshot/slurmrestd-gpus-v0.0.42.json")
 	seed(f, featuresDir+"scontrol-pending.txt", featuresDir+"scontrol-o-pending.txt", featuresDir+"scontrol-o-freetext.txt")
 	f.Add([]byte("No jobs in the system\n"))
 	f.Add([]byte("JobId=5 ArrayJobId=5 ArrayTaskId=1-3:2%1 JobName=a b\n   Priority=7 JobState=PENDING SubmitTime=5 NumCPUs=2-4 TimeLimit=1-00:00:00\n"))

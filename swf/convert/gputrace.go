@@ -163,7 +163,9 @@ import (
 // job table as MIT SuperCloud's slurm-log.csv (id_job, time_submit,
 // time_start, time_end in epoch seconds, 0 not reached; timelimit in
 // minutes, 4294967295 INFINITE and 4294967294 the partition's, which
-// Options.PartitionLimits fills; cpus_alloc, cpus_req, nodes_alloc;
+// Options.PartitionLimits fills; cpus_alloc, cpus_req (without them,
+// as the dataset's scheduler-log.csv, TRES 1 of tres_alloc, tres_req;
+// noted), nodes_alloc;
 // state as Slurm's enum job_states or its word; id_user, id_group,
 // partition, job_name; tres_req, else tres_alloc, for the demand: 2
 // memory in MB, also SWF's requested memory, 4 nodes, 1001 and 1002 GPUs), and "alcf", an ALCF job

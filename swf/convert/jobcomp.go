@@ -37,7 +37,7 @@ var jobcompKeys = map[string]bool{
 // cpu=, else they are unknown, its wait and run time kept. A job requeued
 // has a line per attempt; the last one is the job. The status and
 // requeues are read as Sacct's doc says, the fields as Result's says. The
-// demand (Result's doc) comes from Tres (the allocation) and NodeCnt. A
+// demand (Result's doc) comes from Tres (the request) and NodeCnt. A
 // line with a key twice (a job name "sweep JobState=COMPLETED") is
 // malformed: which is the field cannot be told. A newline in a value (a
 // job name) cuts a line: while a line JobId=... lacks ExitCode=, the last
@@ -245,7 +245,8 @@ func jobcompRecord(b *builder, line string, num int) error {
 			r.reqKB = total / 1024 / float64(procs)
 		}
 	}
-	// The demand is the allocation (Tres), the only one the file has.
+	// The demand is the request (Tres: Slurm's tres_fmt_req_str), the
+	// only one the file has, on the nodes the job held (NodeCnt).
 	var dem demandIn
 	if key, v, err := slurmTRES(&dem, tresEntries(kv["Tres"])); err != nil {
 		dem.bad = true
@@ -255,7 +256,7 @@ func jobcompRecord(b *builder, line string, num int) error {
 			}
 		}
 	}
-	if v := kv["NodeCnt"]; dem.nodes == 0 && v != "" {
+	if v := kv["NodeCnt"]; v != "" {
 		n, err := parseProcs(v)
 		switch {
 		case err != nil: // (it was skipped without a note)
@@ -264,7 +265,8 @@ func jobcompRecord(b *builder, line string, num int) error {
 				return err
 			}
 		case n > 0:
-			dem.nodes = n
+			// The nodes it held, when its requested Tres named fewer.
+			moreNodes(&dem, n, r.note, noteHeldNodes)
 		}
 	}
 	if dem.any() || dem.dropped {

@@ -221,6 +221,7 @@ func mappedSchema(m map[string]string) *tableSchema {
 const (
 	noteProcsFromNodes = "processors from nodes x Options.CoresPerNode"
 	noteProcsNodesOnly = "processors unknown (nodes only; give Options.CoresPerNode)"
+	noteProcsTRES      = "processors from TRES 1 (cpu) of tres_alloc or tres_req (no cpus_alloc or cpus_req)"
 	noteProcsRange     = "nodes x Options.CoresPerNode over 16777216 processors (unknown)"
 	noteNoStatus       = "no state or exit status column (status -1)"
 	noteTRESOther      = "demand: TRES other than cpu, mem, node and GPUs (1001, 1002) not kept"
@@ -498,6 +499,21 @@ func (tr *tableReader) row(line string, num int, joined bool) error {
 		}
 		*c.dst = n
 	}
+	if tr.s.tres {
+		// The dataset's scheduler-log.csv has no cpus_alloc (nor, in
+		// some versions, cpus_req): the CPUs are TRES 1 of tres_alloc
+		// (tres_req), which were "processors unknown (nodes only)".
+		if procs < 0 {
+			if procs = tresCPUs(tr.t.get(row, "tres_alloc")); procs >= 0 {
+				r.note(noteProcsTRES)
+			}
+		}
+		if req < 0 {
+			if req = tresCPUs(tr.t.get(row, "tres_req")); req >= 0 {
+				r.note(noteProcsTRES)
+			}
+		}
+	}
 	r.alloc = tr.procs(&r, procs, nodes)
 	if procs < 0 && reqNodes < 0 {
 		reqNodes = nodes // (a table of nodes only: its request too)
@@ -773,6 +789,20 @@ func exitStatus(r *record, v string) bool {
 		r.state, r.status = "exit other", swf.StatusFailed
 	}
 	return true
+}
+
+// tresCPUs is the CPU count of a Slurm database TRES list ("1=40,2=...":
+// TRES 1), -1 when it has none or it does not read (tres reports that).
+func tresCPUs(v string) int64 {
+	for item := range strings.SplitSeq(v, ",") {
+		if id, amount, ok := strings.Cut(strings.TrimSpace(item), "="); ok && id == "1" {
+			if n, _, err := parseAmount(amount, maxProcs); err == nil {
+				return n
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // tres reads Slurm's TRES strings into the demand: tres_req, or

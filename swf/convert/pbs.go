@@ -27,7 +27,8 @@ import (
 // mid-job) waits for the job's E record, one job with it.
 // Processors are counted from Resource_List.nodes (nodes × ppn),
 // Resource_List.select / ncpus (PBS Pro) and exec_host — never the node
-// count. An E record without a start (start=0 or none, and no S record:
+// count; a Cray ALPS job's from Resource_List.mppwidth × mppdepth (its
+// exec_host and ncpus are the login node's; noted). An E record without a start (start=0 or none, and no S record:
 // the job's start in a log file not given) takes it from the end less
 // resources_used.walltime, noted (not a wall time of 0 without exec_host:
 // no sign that the job ran). A job started again (a second S record,
@@ -490,6 +491,7 @@ func (p *pbsParser) resources(r *record, kv map[string]string) {
 			r.alloc = p.count(r, kv, "resources_used.ncpus")
 		}
 	}
+	cray := p.cray(r, kv)
 	procs := cmpPositive(r.req, r.alloc)
 	switch {
 	case kv["Resource_List.mem"] != "" && procs > 0:
@@ -507,7 +509,11 @@ func (p *pbsParser) resources(r *record, kv map[string]string) {
 	case chunkMem > 0 && procs > 0:
 		r.reqKB = chunkMem / 1024 / float64(procs)
 	}
-	p.demand(r, kv)
+	if cray == nil {
+		p.demand(r, kv)
+	} else if cray.any() {
+		r.dem = cray
+	}
 	if v := kv["resources_used.mem"]; v != "" && r.alloc > 0 {
 		if m, err := parseSize(v, 1); err != nil {
 			p.bad(r, "resources_used.mem", v, err)
@@ -522,6 +528,40 @@ func (p *pbsParser) resources(r *record, kv map[string]string) {
 			r.cpu = s
 		}
 	}
+}
+
+// noteCray: the processors of a Cray job are its ALPS processing
+// elements, not what exec_host or ncpus say.
+const noteCray = "Cray ALPS job: processors from Resource_List.mppwidth (× mppdepth)"
+
+// cray reads a Cray XT/XE job's size under PBS or Torque with ALPS:
+// Resource_List.mppwidth processing elements of mppdepth threads each,
+// mppnppn to a node, which aprun places on compute nodes. Its ncpus,
+// select and exec_host name the login (MOM) node it runs from
+// ("exec_host=nid00007/17", ncpus=1): a job of 64 elements was written
+// as 1 processor. It returns nil for another job, else the demand
+// (nodes of mppnppn × mppdepth cores when mppnppn is given, else none).
+func (p *pbsParser) cray(r *record, kv map[string]string) *demandIn {
+	w := p.count(r, kv, "Resource_List.mppwidth")
+	if w <= 0 {
+		return nil
+	}
+	depth := max(p.count(r, kv, "Resource_List.mppdepth"), 1)
+	if w*depth > maxProcs { // each ≤ 2^24: no overflow
+		p.bad(r, "Resource_List.mppdepth", kv["Resource_List.mppdepth"], errProcs)
+		return nil
+	}
+	r.req = w * depth
+	if r.started {
+		r.alloc = r.req
+	}
+	r.note(noteCray)
+	in := &demandIn{}
+	if nppn := p.count(r, kv, "Resource_List.mppnppn"); nppn > 0 {
+		in.nodes = (w + nppn - 1) / nppn
+		in.cores = min(nppn, w) * depth
+	}
+	return in
 }
 
 func (p *pbsParser) count(r *record, kv map[string]string, key string) int64 {

@@ -85,7 +85,10 @@ type Result struct {
 // both; its steps are not read again); "unfinished, a later record of the
 // job follows (overlapping dumps)" (a job RUNNING or PENDING in one dump,
 // with its end in the next; a PBS job filed at its D record, deleted
-// while running, whose E record the log given again brings); "array
+// while running, whose E record the log given again brings); "record
+// ended by a resize (RESIZING), the job's later record kept" (Slurm logs
+// a job that changed size twice: its start is the earlier record's, noted
+// "resized: start from its record before the resize"); "array
 // parent record", "record
 // type X (not a job event)" and "record after the job ended" (a D or A
 // record after the job's E record, an E record after the D record of a

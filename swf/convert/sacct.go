@@ -551,7 +551,7 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 // demand reads what the job asks beyond processors: ReqTRES (else
 // AllocTRES, noted) for CPUs, nodes, memory, GPUs and their models and
 // other GRES; the node count from ReqNodes or NNodes when the TRES have
-// none; ReqMem (per CPU, per node or in all) when they have no memory;
+// none, NNodes when larger (moreNodes); ReqMem (per CPU, per node or in all) when they have no memory;
 // the old ReqGRES or AllocGRES ("gpu:tesla:2", per node) when they have no
 // GPUs. Values reqMem already failed on are not reported twice.
 func (p *sacctParser) demand(r *record, get func(string) string, nodes int64) error {
@@ -593,10 +593,10 @@ func (p *sacctParser) demand(r *record, get func(string) string, nodes int64) er
 				break
 			}
 		}
-		if in.nodes == 0 && nodes > 0 {
-			in.nodes = nodes
-		}
 	}
+	// NNodes, the nodes the job held when ReqTRES named fewer (--gpus=8
+	// on 4-GPU nodes: node=1, 2 held).
+	moreNodes(&in, nodes, r.note, noteHeldNodes)
 	if v := get("reqmem"); in.memTotal == 0 && v != "" && v != "0" {
 		per := v[len(v)-1]
 		if per == 'c' || per == 'n' {

@@ -607,7 +607,7 @@ func (c *lineCounter) nextLine(dec *json.Decoder) int {
 
 // jsonDemand reads what the job asks beyond processors, as sacct's demand
 // does: tres.requested (else tres.allocated, noted), the node count from
-// allocation_nodes when the TRES have none, required.memory_per_cpu or
+// allocation_nodes when the TRES have none or fewer (moreNodes), required.memory_per_cpu or
 // memory_per_node (Slurm ≥ 23.02) when they have no memory.
 func jsonDemand(b *builder, r *record, j *jsonJob) error {
 	list, field := j.TRES.Requested, "tres.requested"
@@ -644,8 +644,8 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 			}
 		}
 	}
-	if n := j.AllocationNodes; in.nodes == 0 && n.OK() && n.V > 0 && n.V <= maxProcs {
-		in.nodes = n.V
+	if n := j.AllocationNodes; n.OK() && n.V > 0 && n.V <= maxProcs {
+		moreNodes(&in, n.V, r.note, noteHeldNodes) // the nodes held, when more
 	}
 	if in.memTotal == 0 {
 		if m := j.Required.MemoryPerCPU; m.OK() && m.V > 0 {

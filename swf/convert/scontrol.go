@@ -366,7 +366,8 @@ func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 	if state == "" {
 		return b.malformed(num, "JobState", "", errors.New("no JobState"))
 	}
-	if err := s.scontrolDemand(&q, kv); err != nil {
+	place, _ := queueState([]string{state})
+	if err := s.scontrolDemand(&q, kv, place == qRunning); err != nil {
 		return err
 	}
 	s.add(q, []string{state})
@@ -375,15 +376,21 @@ func (s *snapBuilder) scontrolRecord(rec []string, num int) error {
 
 // scontrolDemand reads what the job asks beyond processors: ReqTRES (or
 // TRES, the request of a pending job and the allocation of a running one,
-// or AllocTRES); NumNodes when they have no node; MinMemoryNode or
-// MinMemoryCPU when they have no memory; TresPerNode ("gres:gpu:2" or
-// "gres/gpu:a100:2") when they have no GPUs; OverSubscribe=NO for whole
-// nodes.
-func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string) error {
+// or AllocTRES; a running job's AllocTRES or TRES first, what it holds,
+// as its NumCPUs and NumNodes are); NumNodes when it has more nodes
+// (moreNodes); MinMemoryNode or MinMemoryCPU when they have no memory;
+// GPUs when they have none: a running job's GRES (scontrol -d, per node),
+// else TresPerNode ("gres:gpu:2" or "gres/gpu:a100:2"), TresPerJob,
+// TresPerTask (× NumTasks) or TresPerSocket (snapGPUs); OverSubscribe=NO
+// for whole nodes.
+func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string, running bool) error {
 	var in demandIn
-	field := "ReqTRES"
-	tres := kv[field]
-	for _, f := range []string{"TRES", "AllocTRES"} {
+	order := []string{"ReqTRES", "TRES", "AllocTRES"}
+	if running {
+		order = []string{"AllocTRES", "TRES", "ReqTRES"}
+	}
+	field, tres := "", ""
+	for _, f := range order {
 		if tres == "" || tres == "(null)" {
 			field, tres = f, kv[f]
 		}
@@ -397,9 +404,10 @@ func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string) error {
 			return err
 		}
 	}
-	if in.nodes == 0 && q.Nodes > 0 {
-		in.nodes = q.Nodes
+	if field != "ReqTRES" {
+		allocMem(&in, kv["ReqTRES"])
 	}
+	moreNodes(&in, q.Nodes, q.note, noteSnapNodes)
 	if in.memTotal == 0 {
 		for _, k := range []string{"MinMemoryNode", "MinMemoryCPU"} {
 			v := kv[k]
@@ -422,16 +430,18 @@ func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string) error {
 			break
 		}
 	}
-	if v := kv["TresPerNode"]; in.gpus == 0 && v != "" && v != "N/A" && v != "(null)" {
-		n, models, err := slurmGRES(strings.NewReplacer("gres:", "", "gres/", "").Replace(v))
-		if err != nil {
-			in.bad = true
-			if err := s.fieldError(q, "TresPerNode", v, err); err != nil {
-				return err
-			}
+	var detail []string
+	if v := kv["GRES"]; running && v != "" && v != "(null)" {
+		detail = []string{v} // the first node group's (scontrolFields)
+	}
+	tasks, _ := parseCount(kv["NumTasks"])
+	specs := []gpuSpec{{"TresPerNode", kv["TresPerNode"], perNode}, {"TresPerJob", kv["TresPerJob"], perJob},
+		{"TresPerTask", kv["TresPerTask"], perTask}, {"TresPerSocket", kv["TresPerSocket"], perSocket}}
+	if f, v, err := snapGPUs(&in, detail, specs, tasks, q.note); err != nil {
+		in.bad = true
+		if err := s.fieldError(q, f, v, err); err != nil {
+			return err
 		}
-		in.gpusNode = n
-		in.models = append(in.models, models...)
 	}
 	in.excl = kv["OverSubscribe"] == "NO"
 	q.Demand = makeDemand(&in, q.CPUs, q.note)

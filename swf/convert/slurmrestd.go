@@ -54,7 +54,16 @@ type restJob struct {
 	TRESAlloc       *string   `json:"tres_alloc_str"`
 	MemoryPerNode   jsonNum   `json:"memory_per_node"`
 	MemoryPerCPU    jsonNum   `json:"memory_per_cpu"`
-	JobResources    struct {
+	Tasks           jsonNum   `json:"tasks"`
+	// GPUs beside the TRES (a cluster that does not account gres/gpu):
+	// per node, job, task, socket ("gres/gpu:4", "gres/gpu=2"), and a
+	// running job's allocation per node ("gpu:h100:4(IDX:0-3)").
+	TRESPerNode   *string         `json:"tres_per_node"`
+	TRESPerJob    *string         `json:"tres_per_job"`
+	TRESPerTask   *string         `json:"tres_per_task"`
+	TRESPerSocket *string         `json:"tres_per_socket"`
+	GRESDetail    json.RawMessage `json:"gres_detail"`
+	JobResources  struct {
 		AllocatedCPUs  jsonNum `json:"allocated_cpus"`  // to v0.0.40
 		AllocatedHosts jsonNum `json:"allocated_hosts"` // to v0.0.40
 		CPUs           jsonNum `json:"cpus"`            // v0.0.41
@@ -200,7 +209,7 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 			*c.dst = c.n.V
 		}
 	}
-	if err := s.restDemand(&q, j); err != nil {
+	if err := s.restDemand(&q, j, place == qRunning); err != nil {
 		return err
 	}
 	s.add(q, j.JobState.Words)
@@ -208,12 +217,15 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 }
 
 // restDemand reads what the job asks beyond processors: tres_req_str
-// (else tres_alloc_str); node_count when it has no node; memory_per_node
-// or memory_per_cpu (MB) when it has no memory.
-func (s *snapBuilder) restDemand(q *queued, j *restJob) error {
+// (else tres_alloc_str; a running job's tres_alloc_str first, what it
+// holds, as its CPUs and nodes are); node_count when it has more nodes
+// (moreNodes); memory_per_node or memory_per_cpu (MB) when it has no
+// memory; GPUs from gres_detail or tres_per_* when the TRES have none
+// (snapGPUs).
+func (s *snapBuilder) restDemand(q *queued, j *restJob, running bool) error {
 	var in demandIn
 	tres, field := str(j.TRESReq), "tres_req_str"
-	if tres == "" {
+	if tres == "" || running && str(j.TRESAlloc) != "" {
 		tres, field = str(j.TRESAlloc), "tres_alloc_str"
 	}
 	if key, v, err := slurmTRES(&in, tresEntries(tres)); err != nil {
@@ -222,8 +234,25 @@ func (s *snapBuilder) restDemand(q *queued, j *restJob) error {
 			return err
 		}
 	}
-	if in.nodes == 0 && q.Nodes > 0 {
-		in.nodes = q.Nodes
+	if field == "tres_alloc_str" {
+		allocMem(&in, str(j.TRESReq))
+	}
+	moreNodes(&in, q.Nodes, q.note, noteSnapNodes)
+	var detail []string
+	if running && json.Unmarshal(j.GRESDetail, &detail) != nil {
+		detail = nil // another shape than a list of strings: not read
+	}
+	tasks := int64(0)
+	if j.Tasks.OK() {
+		tasks = j.Tasks.V
+	}
+	specs := []gpuSpec{{"tres_per_node", str(j.TRESPerNode), perNode}, {"tres_per_job", str(j.TRESPerJob), perJob},
+		{"tres_per_task", str(j.TRESPerTask), perTask}, {"tres_per_socket", str(j.TRESPerSocket), perSocket}}
+	if f, v, err := snapGPUs(&in, detail, specs, tasks, q.note); err != nil {
+		in.bad = true
+		if err := s.fieldError(q, f, v, err); err != nil {
+			return err
+		}
 	}
 	if in.memTotal == 0 {
 		if m := j.MemoryPerNode; m.OK() && m.V > 0 {

@@ -227,10 +227,12 @@ func (s *snapBuilder) add(q queued, words []string) {
 // The demand (QueuedJob.Demand; Result's doc gives the common rules)
 // comes, from scontrol, from ReqTRES, else TRES (a running job's
 // allocation before Slurm 23.02: no memory where it is not tracked), else
-// AllocTRES; NumNodes; MinMemoryNode or MinMemoryCPU; TresPerNode
-// ("gres:gpu:a100:2"); OverSubscribe=NO for whole nodes. From slurmrestd:
-// tres_req_str, else tres_alloc_str; node_count; memory_per_node or
-// memory_per_cpu.
+// AllocTRES (a running job's AllocTRES first); NumNodes; MinMemoryNode or
+// MinMemoryCPU; TresPerNode ("gres:gpu:a100:2"), TresPerJob, TresPerTask
+// or -d's GRES when the TRES name no GPU; OverSubscribe=NO for whole
+// nodes. From slurmrestd: tres_req_str, else tres_alloc_str (a running
+// job's first); node_count; memory_per_node or memory_per_cpu;
+// gres_detail or tres_per_* when the TRES name no GPU (snapGPUs).
 func QueueSnapshot(r io.Reader, opt Options) (_ *Snapshot, err error) {
 	const want = "slurmrestd or scontrol"
 	in, done, b, err := begin(r, &opt, want, "slurmrestd", "scontrol", "json")

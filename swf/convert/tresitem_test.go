@@ -39,11 +39,14 @@ func TestTRESItemWithoutCount(t *testing.T) {
 	if len(res.Jobs) != 1 || len(res.Report.Errors) != 1 || res.Report.Errors[0].Field != "Tres" || res.Jobs[0].Demand != nil {
 		t.Errorf("jobcomp: jobs %+v, errors %v", res.Jobs, res.Report.Errors)
 	}
-	// The snapshots: scontrol's TRES, slurmrestd's tres_req_str.
+	// The snapshots: scontrol's TRES, slurmrestd's tres_req_str (of a
+	// pending job, 103: a running job's demand is its tres_alloc_str).
 	for _, c := range []struct{ path, field, from, to string }{
 		{"testdata/snapshot/scontrol-show-job-one.txt", "TRES", "TRES=cpu=16,mem=2000M,", "TRES=cpu=16,mem,"},
-		{"testdata/snapshot/slurmrestd-v0.0.41.json", "tres_req_str", `"tres_req_str": "cpu=8,mem=1000M,`,
-			`"tres_req_str": "cpu=8,=4,`},
+		{"testdata/snapshot/slurmrestd-v0.0.41.json", "tres_req_str", `"tres_req_str": "cpu=32,mem=4000M,`,
+			`"tres_req_str": "cpu=32,=4,`},
+		{"testdata/snapshot/slurmrestd-v0.0.41.json", "tres_alloc_str", `"tres_alloc_str": "cpu=8,mem=1000M,`,
+			`"tres_alloc_str": "cpu=8,=4,`},
 	} {
 		text, err := os.ReadFile(c.path)
 		if err != nil {

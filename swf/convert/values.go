@@ -183,10 +183,12 @@ func checkTime(u int64) error {
 // loc, the same with its own offset or Z (SLURM_TIME_FORMAT="%FT%T%z":
 // "2024-03-01T08:00:00+0100", "+01:00"), which loc does not change, or
 // epoch seconds (SLURM_TIME_FORMAT=%s). "Unknown", "None", "N/A", "" and
-// 0 mean unknown (-1); another time before 1990 is unreadable (errEarly).
+// 0 mean unknown (-1), and "unknown", jobcomp/filetxt's SubmitTime and
+// EligibleTime of a job without one; another time before 1990 is
+// unreadable (errEarly).
 func parseTime(s string, loc *time.Location) (int64, error) {
 	switch s {
-	case "", "Unknown", "None", "N/A", "0", "(null)":
+	case "", "Unknown", "unknown", "None", "N/A", "0", "(null)":
 		return -1, nil
 	}
 	if s[0] >= '0' && s[0] <= '9' && !strings.ContainsAny(s, "-:T") {
