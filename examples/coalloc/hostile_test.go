@@ -149,6 +149,19 @@ func TestDaysShortLogs(t *testing.T) {
 	}
 }
 
+// An empty item in -trace is a usage error that names it: it was opened
+// as the file "" ("open : no such file or directory", exit 1).
+func TestTraceListEmptyItem(t *testing.T) {
+	a := clitest.WriteTrace(t, t.TempDir(), "a.swf", 300, 16)
+	for _, list := range []string{a + ",", "," + a, a + ",," + a} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), []string{"-trace", list, "-days", "9"}, strings.NewReader(""), &out, &errs)
+		if code != cli.ExitUsage || !strings.Contains(errs.String(), "is empty") {
+			t.Errorf("-trace %q: exit %d, %q; want 2 naming the empty item", list, code, errs.String())
+		}
+	}
+}
+
 // A machine smaller than a trial's reservations (Table 6.2 asks 48
 // processors of every machine) was given a chance by its QBETS, which
 // knows no machine size; the job submitted there was refused by the

@@ -32,7 +32,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/batchq/batchq/coalloc"
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -87,7 +86,9 @@ func command(args []string, stdout, stderr io.Writer) error {
 	plan.DropDead = *drop
 	var paths []string
 	if *traces != "" {
-		paths = strings.Split(*traces, ",")
+		if paths, err = cli.LogList("-trace", *traces); err != nil {
+			return err
+		}
 	} else {
 		for _, name := range defaultMachines {
 			p, err := tracetest.Find(name)
