@@ -104,8 +104,8 @@ func TestDaysBounded(t *testing.T) {
 	}{
 		{"9223372036854775807", cli.ExitUsage, "at most 36500"},
 		{"106751991167300", cli.ExitUsage, "at most 36500"},
-		{"36500", 1, "want -days 8 to 11"},
-		{"12", 1, "want -days 8 to 11"},
+		{"36500", cli.ExitUsage, "want -days 8 to 11"},
+		{"12", cli.ExitUsage, "want -days 8 to 11"},
 	} {
 		var out, errs bytes.Buffer
 		done := make(chan int, 1)
@@ -119,6 +119,45 @@ func TestDaysBounded(t *testing.T) {
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatalf("-days %s: still running after 20 s", c.days)
+		}
+	}
+}
+
+// The default -days (120) past the end of every log is cut to it, said
+// on stderr: it was refused, naming a -days the user had not given. Logs
+// that end within the 7-day warm-up run on day 8 alone, and the report
+// says that every request met idle machines: every one executed, a
+// P_achieved of 1.000 with no word.
+func TestDaysShortLogs(t *testing.T) {
+	dir := t.TempDir()
+	a := clitest.WriteTrace(t, dir, "a.swf", 1500, 16)    // submissions up to day 10
+	short := clitest.WriteTrace(t, dir, "b.swf", 600, 16) // up to day 4
+	const idle = "degenerate: the last job of every log is submitted by day 5, within the 7-day warm-up"
+	for _, c := range []struct {
+		args          []string
+		stderr, table string
+	}{
+		{[]string{"-trace", a + "," + a}, "requests on days 7–11, not to the default day 120", "requests on days 7–11 "},
+		{[]string{"-trace", short + "," + short, "-days", "8"}, "", idle},
+		{[]string{"-trace", short + "," + short, "-json"}, "requests on days 7–8, not to the default day 120", idle},
+	} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), append(c.args, "-step", "600"), strings.NewReader(""), &out, &errs)
+		if code != 0 || !strings.Contains(errs.String(), c.stderr) || !strings.Contains(out.String(), c.table) {
+			t.Errorf("%q: exit %d, %q; want 0 saying %q, the report %q:\n%.2000s", c.args, code, errs.String(), c.stderr, c.table, out.String())
+		}
+	}
+}
+
+// An empty item in -trace is a usage error that names it: it was opened
+// as the file "" ("open : no such file or directory", exit 1).
+func TestTraceListEmptyItem(t *testing.T) {
+	a := clitest.WriteTrace(t, t.TempDir(), "a.swf", 300, 16)
+	for _, list := range []string{a + ",", "," + a, a + ",," + a} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), []string{"-trace", list, "-days", "9"}, strings.NewReader(""), &out, &errs)
+		if code != cli.ExitUsage || !strings.Contains(errs.String(), "is empty") {
+			t.Errorf("-trace %q: exit %d, %q; want 2 naming the empty item", list, code, errs.String())
 		}
 	}
 }

@@ -29,9 +29,9 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/batchq/batchq/coalloc"
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -58,7 +58,7 @@ func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer
 func command(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("coalloc")
 	traces := fs.String("trace", "", "comma-separated SWF traces, one per machine (default: SDSC-BLUE, CTC-SP2, SDSC-SP2, KTH-SP2, LANL-CM5)")
-	days := fs.Int64("days", 120, "co-allocation requests are made from the end of the 7-day warm-up to day `D` (at most 36500, and the day after the logs' last submission)")
+	days := fs.Int64("days", 120, "co-allocation requests are made from the end of the 7-day warm-up to day `D` (at most 36500, and the day of the logs' last submission; the default is cut to it, said on stderr)")
 	count := fs.Int("count", 2, "reservations per co-allocation (the thesis does not report it; Figure 6.1 has 2)")
 	step := fs.Int64("step", 10, "lockstep granularity of the machines, seconds")
 	remedy := fs.String("remedy", "both", "none (the thesis's plan), reboost (re-plan while executing), latest (plan at the latest point meeting P_indep), or both")
@@ -86,7 +86,9 @@ func command(args []string, stdout, stderr io.Writer) error {
 	plan.DropDead = *drop
 	var paths []string
 	if *traces != "" {
-		paths = strings.Split(*traces, ",")
+		if paths, err = cli.LogList("-trace", *traces); err != nil {
+			return err
+		}
 	} else {
 		for _, name := range defaultMachines {
 			p, err := tracetest.Find(name)
@@ -107,6 +109,8 @@ func command(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("-count %d: want 1 to the number of machines (%d, one per -trace log; each reservation takes its own machine)", *count, len(paths))
 	}
 	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr, warn: stderr, lenient: *lenient}
+	opt.daysDefault = true
+	fs.Visit(func(f *flag.Flag) { opt.daysDefault = opt.daysDefault && f.Name != "days" })
 	if *diag {
 		opt.diag = stderr
 	}
@@ -127,19 +131,22 @@ func command(args []string, stdout, stderr io.Writer) error {
 }
 
 type options struct {
-	paths    []string
-	days     int64
-	count    int
-	step     int64
-	plan     coalloc.Config // the planner's options: which remedies
-	progress io.Writer      // a line per trial; nil: none
-	bar      *progress.Bar  // a bar of the trials instead (-progress); nil: none
-	diag     io.Writer      // nil: no per-site diagnosis
-	warn     io.Writer      // the jobs of each log left out, by reason; nil: not said
-	asked    *int64         // if not nil, counts the forecasts CO-VARQ asks the sites
-	trials   []trial        // default table62
-	lenient  bool           // -lenient: skip malformed lines, counted
-	left     *leftJSON      // what reading left out of every log (-json); nil: not kept
+	paths []string
+	days  int64
+	// daysDefault: -days was not given; a default past the logs' end is
+	// cut to it, said on warn (given, it is refused).
+	daysDefault bool
+	count       int
+	step        int64
+	plan        coalloc.Config // the planner's options: which remedies
+	progress    io.Writer      // a line per trial; nil: none
+	bar         *progress.Bar  // a bar of the trials instead (-progress); nil: none
+	diag        io.Writer      // nil: no per-site diagnosis
+	warn        io.Writer      // the jobs of each log left out, by reason; nil: not said
+	asked       *int64         // if not nil, counts the forecasts CO-VARQ asks the sites
+	trials      []trial        // default table62
+	lenient     bool           // -lenient: skip malformed lines, counted
+	left        *leftJSON      // what reading left out of every log (-json); nil: not kept
 }
 
 // remedyConfig maps -remedy to the planner's options.

@@ -238,17 +238,38 @@ const maxDays = 36500
 
 // checkDays refuses a trial period that runs past the end of every log by
 // more than a day: its requests would find idle machines, and the
-// lockstep's cost grows with the days asked for, not with the logs.
-func checkDays(ms []machine, days int64) error {
+// lockstep's cost grows with the days asked for, not with the logs. A
+// default -days (dflt) past the end is cut to it instead, with a note:
+// the default 120 days refused a log of 42 days, naming -days, which the
+// user had not given. Logs that end within the warm-up allow day 8 alone,
+// and idle is true: every request meets idle machines, every one executed
+// (a P_achieved of 1.000 with no word: two logs of 6 days, -days 8), which
+// the report says.
+func checkDays(ms []machine, days int64, dflt bool) (d int64, note string, idle bool, err error) {
 	var last int64
 	for _, m := range ms {
 		last = max(last, m.span)
 	}
-	if end := last/86400 + 1; days > max(end, warmupDays+1) {
-		return fmt.Errorf("-days %d: the last job of every log is submitted by day %d; requests after it find idle machines (want -days %d to %d)",
-			days, end, warmupDays+1, max(end, warmupDays+1))
+	end := last/86400 + 1
+	top := max(end, warmupDays+1)
+	switch {
+	case days <= top:
+		return days, "", end <= warmupDays, nil
+	case dflt:
+		return top, fmt.Sprintf("coalloc: requests on days %d–%d, not to the default day %d: the last job of every log is submitted by day %d", warmupDays, top, days, end), end <= warmupDays, nil
 	}
-	return nil
+	return 0, "", false, cli.Usagef("-days %d: the last job of every log is submitted by day %d; requests after it find idle machines (want -days %d to %d)",
+		days, end, warmupDays+1, top)
+}
+
+// idleNote is the report's word on logs that end within the warm-up.
+func idleNote(ms []machine) string {
+	var last int64
+	for _, m := range ms {
+		last = max(last, m.span)
+	}
+	return fmt.Sprintf("\ndegenerate: the last job of every log is submitted by day %d, within the %d-day warm-up: every request met idle machines, so P_achieved says nothing of the plans (give logs longer than %d days)\n",
+		last/86400+1, warmupDays, warmupDays)
 }
 
 // simulateTrial runs one trial; with refc (one per site) each site's
@@ -325,9 +346,14 @@ func reproduce(out io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDays(ms, opt.days); err != nil {
+	days, note, idle, err := checkDays(ms, opt.days, opt.daysDefault)
+	if err != nil {
 		return err
 	}
+	if note != "" && opt.warn != nil {
+		fmt.Fprintln(opt.warn, note)
+	}
+	opt.days = days
 	for _, m := range ms {
 		if len(m.left) > 0 && opt.warn != nil {
 			fmt.Fprintf(opt.warn, "coalloc: %s: %d of %d jobs simulated: %s\n", m.name, len(m.jobs), m.read, cli.Reasons(m.left))
@@ -353,6 +379,9 @@ func reproduce(out io.Writer, opt options) error {
 		return err
 	}
 	printTable(out, opt.trials, sums)
+	if idle {
+		fmt.Fprint(out, idleNote(ms))
+	}
 	if small := smallerMachines(ms, opt.trials); len(small) > 0 {
 		printSmaller(out, small)
 		if opt.left != nil {

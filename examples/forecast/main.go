@@ -130,9 +130,12 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 		if !slices.Contains(allPredictors, p) && !slices.Contains(fixedPredictors, p) {
 			return o, cli.Usagef("-predictors: unknown predictor %q (want some of %s)", p, strings.Join(append(slices.Clone(allPredictors), fixedPredictors...), ","))
 		}
-		if !slices.Contains(o.predictors, p) {
-			o.predictors = append(o.predictors, p)
+		// A name given twice was dropped with no word (as varq's lists
+		// refuse a value given twice: its row would be the first's).
+		if slices.Contains(o.predictors, p) {
+			return o, cli.Usagef("-predictors: %q given twice: each predictor is scored once", p)
 		}
+		o.predictors = append(o.predictors, p)
 	}
 	return o, nil
 }

@@ -118,6 +118,12 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and a message", args, code, errs)
 		}
 	}
+	// A predictor named twice was scored once with no word: refused, as
+	// varq refuses a value given twice in its lists.
+	path := smallLog(t, t.TempDir(), 300)
+	if code, _, errs := runCmd(t, "-predictors", "naive, estimates,naive", path); code != cli.ExitUsage || !strings.Contains(errs, `"naive" given twice`) {
+		t.Errorf("-predictors naive,estimates,naive: exit %d, stderr %q; want 2 and the name given twice", code, errs)
+	}
 	if code, out, _ := runCmd(t, "-help"); code != 0 || !strings.Contains(out, "usage: forecast") {
 		t.Errorf("-help: exit %d, %q", code, out)
 	}

@@ -390,9 +390,11 @@ func TestClientNamesEscaped(t *testing.T) {
 // wrapped QBETS's trim point, -now -5 fixed the clock before 1970, -now
 // 2^63−1 wrapped the clock plus -max-skew (every event "ahead" of it),
 // -grace -1s cut off the requests in flight at once, -speed without
-// -replay was dropped without a word, and a
-// system replayed twice failed at start ("job 1 is already known"): each
-// is a usage error, found before the service listens.
+// -replay was dropped without a word, a
+// system replayed twice failed at start ("job 1 is already known"), and a
+// -neighbors count given twice for one system (or for all) replaced the
+// first with no word: each is a usage error, found before the service
+// listens.
 func TestServeFlagsBounded(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "t.swf")
 	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644)
@@ -401,6 +403,7 @@ func TestServeFlagsBounded(t *testing.T) {
 		{"-history", "9223372036854775807"}, {"-now", "-5"},
 		{"-now", "9223372036854775807"}, {"-now", "1099511627777"}, {"-grace", "-1s"}, {"-speed", "10"},
 		{"-replay", "a=" + trace, "-replay", "a=" + trace},
+		{"-neighbors", "5", "-neighbors", "7"}, {"-neighbors", "a=5", "-neighbors", "b=6", "-neighbors", "a=7"},
 	} {
 		var out, errb strings.Builder
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a service that started stops

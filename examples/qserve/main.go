@@ -191,6 +191,14 @@ func (f neighborsFlag) Set(v string) error {
 	if err := (karnak.Config{Neighbors: map[string]int{name: n}}).Validate(); err != nil {
 		return errors.New(settingError(err))
 	}
+	// One count a system (and one for every system), as -replay takes a
+	// system once: a second replaced the first with no word.
+	if old, ok := f[name]; ok {
+		if name == "" {
+			return fmt.Errorf("%q: the count for every system is given twice (%d, then %d)", v, old, n)
+		}
+		return fmt.Errorf("%q: system %q's count is given twice (%d, then %d)", v, name, old, n)
+	}
 	f[name] = n
 	return nil
 }

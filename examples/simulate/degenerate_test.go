@@ -223,7 +223,7 @@ func TestDegenerateEMax(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "warning           "+want+"\n") || !strings.Contains(out, "estimates filled  4 ") {
 			t.Errorf("%v: exit %d, text lacks the warning %q:\n%s%s", args, code, want, out, errs)
 		}
-		m := runJSON(t, append(args, "-json")...)
+		m := runJSON(t, args...)
 		wantD := map[string]any{"job": 8.0, "e_max_s": 738738720.0, "next_largest_s": 14400.0, "log_span_s": 3600.0 * 39, "jobs_above_next": 5.0, "percent": 12.5}
 		if d := m["warning_data"].(map[string]any)["degenerate_e_max"]; !reflect.DeepEqual(d, wantD) || !slices.Contains(m["warnings"].([]any), any(want)) {
 			t.Errorf("%v: -json warning_data.degenerate_e_max %v, want %v; warnings %q", args, d, wantD, m["warnings"])
@@ -242,7 +242,7 @@ func TestDegenerateEMax(t *testing.T) {
 // line's estimates (S6 counts every line, so the next largest is 2073600
 // s where examples/estimates, over the sane jobs, finds 1296000 s).
 func TestDegenerateEMaxAtlas(t *testing.T) {
-	m := runJSON(t, tracetest.Path(t, tracetest.LLNL), "-json")
+	m := runJSON(t, tracetest.Path(t, tracetest.LLNL))
 	d, _ := m["warning_data"].(map[string]any)["degenerate_e_max"].(map[string]any)
 	if d["job"] != 6762.0 || d["e_max_s"] != 738738720.0 || d["next_largest_s"] != 2073600.0 || d["jobs_above_next"] != 6295.0 || m["estimates_filled"] != 6294.0 {
 		t.Errorf("degenerate_e_max %v, estimates_filled %v; want job 6762, 738738720 s, next 2073600 s, 6295 jobs, 6294 filled", d, m["estimates_filled"])

@@ -508,3 +508,23 @@ func TestSpecFileBounded(t *testing.T) {
 		t.Errorf("zeros: %v", err)
 	}
 }
+
+// A -traces that is missing, or a file, is named as the trace directory
+// before any run, as the other commands' -traces: it failed at the first
+// run's log ("open DIR/SDSC-SP2-…: no such file or directory"), the
+// shard's result file made.
+func TestRunTracesNotADirectory(t *testing.T) {
+	spec := filepath.Join("specs", "table48.json")
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(t.TempDir(), "none"), file} {
+		out := t.TempDir()
+		code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", out, "-traces", dir, "-shard", "0/1000")
+		made, _ := os.ReadDir(out)
+		if code != 1 || !strings.Contains(errs, "trace directory") || len(made) > 0 {
+			t.Errorf("-traces %s: exit %d, %q, %d files made; want 1, the trace directory named, none made", dir, code, errs, len(made))
+		}
+	}
+}

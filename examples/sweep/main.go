@@ -229,6 +229,15 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err := cli.DashOutput("-out", *out, "the results go to a directory"); err != nil {
 		return err
 	}
+	// A -traces that is not a directory fails at once, as apq's, qbets',
+	// flurries' and tsafrir's do (cli.TraceDir): it failed at the first
+	// run's log, "open DIR/SDSC-SP2-…: no such file or directory", after
+	// the shard's result file was made.
+	if *traces != "" {
+		if err := cli.TraceDir("-traces", *traces); err != nil {
+			return err
+		}
+	}
 	o := runOptions{spec: spec, out: *out, workers: *workers, traces: *traces, progress: cli.ProgressOn(fs, bar, *asJSON)}
 	if len(reuse) > 0 {
 		if o.reuse, err = loadReuse(reuse); err != nil {

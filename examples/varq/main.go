@@ -151,7 +151,7 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 
 func tracePaths(flagValue string) ([]string, error) {
 	if flagValue != "" {
-		return strings.Split(flagValue, ","), nil
+		return cli.LogList("-trace", flagValue)
 	}
 	var paths []string
 	for _, name := range []string{tracetest.SDSCBlue, tracetest.CTC} {

@@ -64,7 +64,8 @@ type entry struct {
 // Predict a target from its Point at submission.
 //
 // A Predictor is not safe for concurrent use: Predict refreshes cached
-// weights and histogram edges.
+// weights and histogram edges (and Describe writes the memo of the
+// System it describes from).
 type Predictor struct {
 	cfg   Config
 	slots []entry // ring of up to cfg.History entries (grown by Add), physical order
@@ -119,7 +120,11 @@ func (p *Predictor) Len() int { return len(p.slots) }
 // Added returns the number of jobs ever added.
 func (p *Predictor) Added() int64 { return p.added }
 
-// describe computes a target's Point with the Predictor's PerQueue setting.
+// Describe computes a target's Point with the Predictor's PerQueue setting.
+// It reads the Predictor's configuration only, but from a *System it
+// writes the System's memo (memo.go): two goroutines describing from one
+// System race, even though each only asks, as a System is not safe for
+// concurrent use.
 func (p *Predictor) Describe(target Job, now int64, st State) Point {
 	return describe(target, now, st, p.cfg.PerQueue)
 }

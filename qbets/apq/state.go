@@ -47,7 +47,8 @@ func (s Snapshot) Running() iter.Seq[Job] { return slices.Values(s.Run) }
 // System is a State maintained from trace events (the paper's replay
 // simulator, §6): Submit puts a job in the waiting list, Start moves it to
 // the running list, End removes it. The zero System is empty and ready to
-// use. A System is not safe for concurrent use.
+// use. A System is not safe for concurrent use, not even for questions
+// alone: describing a job from it (Predictor.Describe) writes its memo.
 type System struct {
 	wait, run jobSet
 	memo      memo // describe's summaries at one instant (memo.go)

@@ -15,11 +15,19 @@ import (
 // positional arguments ("--" ends the flags), and returns the positional
 // ones in order. Errors are fs.Parse's (flag.ErrHelp for -h), with
 // numberHint's advice for a negative number taken for a flag (here, not
-// in ParseArgs only, so that sweep's subcommands give it too).
+// in ParseArgs only, so that sweep's subcommands give it too), and a
+// flag of one value given twice (once): the second replaced the first
+// with no word ("-machine 100 -machine 200" simulated 200). A flag whose
+// usage says "repeatable" may be given again.
 func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	twice, restore := once(fs)
+	defer restore()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if *twice != nil {
+				return nil, *twice
+			}
 			if msg := numberHint(err.Error()); msg != err.Error() {
 				return nil, errors.New(msg)
 			}
@@ -36,6 +44,66 @@ func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = rest[1:]
 	}
 }
+
+// once makes every flag of fs but the repeatable ones (usage saying
+// "repeatable") refuse a second value, the refusal in *twice, until
+// restore puts fs's values back (PrintDefaults and a caller's Lookup see
+// them as they were). It wraps the values for the whole of Parse, whose
+// fs.Parse calls, one between positional arguments, see one command line.
+func once(fs *flag.FlagSet) (twice *error, restore func()) {
+	twice = new(error)
+	var wrapped []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.Contains(f.Usage, "repeatable") {
+			return
+		}
+		o := &onceValue{Value: f.Value, name: f.Name, twice: twice}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			o.bool = true
+			f.Value = onceBool{o}
+		} else {
+			f.Value = o
+		}
+		wrapped = append(wrapped, f)
+	})
+	return twice, func() {
+		for _, f := range wrapped {
+			switch v := f.Value.(type) {
+			case *onceValue:
+				f.Value = v.Value
+			case onceBool:
+				f.Value = v.Value
+			}
+		}
+	}
+}
+
+// onceValue is a flag's value that takes one Set.
+type onceValue struct {
+	flag.Value
+	name  string
+	bool  bool    // a boolean flag's: its values are no news
+	first *string // the first value given, nil before
+	twice *error
+}
+
+func (o *onceValue) Set(v string) error {
+	if o.first != nil {
+		*o.twice = fmt.Errorf("-%s given twice (%q, then %q): it takes one value", o.name, *o.first, v)
+		if o.bool {
+			*o.twice = fmt.Errorf("-%s given twice: it takes one value", o.name)
+		}
+		return *o.twice
+	}
+	o.first = &v
+	return o.Value.Set(v)
+}
+
+// onceBool is a boolean flag's onceValue: package flag asks IsBoolFlag to
+// take "-json" without a value.
+type onceBool struct{ *onceValue }
+
+func (onceBool) IsBoolFlag() bool { return true }
 
 // NewFlagSet returns a flag set that returns its errors instead of
 // printing them or exiting; ParseArgs reports them.

@@ -1,0 +1,20 @@
+package cli
+
+import (
+	"strings"
+)
+
+// LogList splits a flag's comma-separated list of logs. An empty item
+// ("a.swf,", ",a.swf", "a.swf,,b.swf") is a UsageError naming the flag:
+// it was opened as the file "" once the logs before it had run (varq
+// -trace a.swf, printed a.swf's table, then "open : no such file or
+// directory", exit 1).
+func LogList(flagName, v string) ([]string, error) {
+	items := strings.Split(v, ",")
+	for i, p := range items {
+		if strings.TrimSpace(p) == "" {
+			return nil, Usagef("%s %q: item %d of %d is empty (logs are joined by single commas)", flagName, v, i+1, len(items))
+		}
+	}
+	return items, nil
+}
