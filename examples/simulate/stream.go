@@ -747,7 +747,7 @@ func (sc *estimateScan) feed(c []byte) bool {
 // them line by line; false: a line fails the scan. It does not search
 // each line for its end before it reads it (bytes.IndexByte over the
 // whole line, then a call of lineEstimate: LANL-CM5's scan, whole
-// process, 22.9 M instructions besides field9's 28.0 M, 20.3 M with
+// process, 23.5 M instructions besides field9's 28.0 M, 20.3 M with
 // scanLines; a search for the '\n' by words in Go instead of IndexByte
 // cost more, 731.7 M in all against 726.2 M): field9 reads from the
 // line's first token on as if the line went
