@@ -719,15 +719,6 @@ func (sc *estimateScan) feed(c []byte) bool {
 		sc.carry = sc.carry[:0]
 		c = c[k+1:]
 	}
-	if !tabs {
-		// The whole lines of c by scanLines, the rest (a line c ends
-		// within) carried by the loop below.
-		k := bytes.LastIndexByte(c, '\n') + 1
-		if sc.m, ok = scanLines(c[:k], sc.m); !ok {
-			return false
-		}
-		c = c[k:]
-	}
 	for len(c) > 0 {
 		k := bytes.IndexByte(c, '\n')
 		if k < 0 {
@@ -740,68 +731,6 @@ func (sc *estimateScan) feed(c []byte) bool {
 		c = c[k+1:]
 	}
 	return true
-}
-
-// scanLines returns max(m, the estimates of c's lines), c a text without
-// a tab or a '\r' that is empty or ends in a '\n', as lineEstimate gives
-// them line by line; false: a line fails the scan. It does not search
-// each line for its end before it reads it (bytes.IndexByte over the
-// whole line, then a call of lineEstimate: LANL-CM5's scan, whole
-// process, 23.5 M instructions besides field9's 28.0 M, 20.3 M with
-// scanLines; a search for the '\n' by words in Go instead of IndexByte
-// cost more, 731.7 M in all against 726.2 M): field9 reads from the
-// line's first token on as if the line went
-// on to c's end, and the line's end is searched for from its ninth
-// token. A line of fewer than nine tokens would then take the next
-// line's as its own, its '\n' inside them: so the lines read are
-// counted, and the scan fails unless they are as many as c's '\n's
-// (bytes.Count, one call a piece), each line having ended at one.
-func scanLines(c []byte, m int64) (int64, bool) {
-	lines, i := 0, 0
-	for i < len(c) {
-		lines++
-		for c[i] == ' ' { // (c ends in a '\n')
-			i++
-		}
-		switch c[i] {
-		case '\n': // a blank line
-			i++
-			continue
-		case ';': // a comment
-			i += bytes.IndexByte(c[i:], '\n') + 1
-			continue
-		}
-		i = field9(c, i, false)
-		neg := i < len(c) && c[i] == '-'
-		if neg {
-			i++
-		}
-		var v int64
-		d := i
-		for ; uint(i) < uint(len(c)); i++ { // (unsigned: no bounds check)
-			b := c[i] - '0'
-			if b > 9 {
-				break
-			}
-			v = v*10 + int64(b)
-		}
-		// (i < len(c): c's last byte is a '\n', not a digit, when a
-		// digit was read)
-		if n := i - d; n == 0 || n > 18 || c[i] != ' ' && c[i] != '\n' {
-			return m, false
-		}
-		if !neg && v > m && v <= sanitize.MaxTime {
-			m = v
-		}
-		if c[i] != '\n' {
-			i += bytes.IndexByte(c[i:], '\n')
-		}
-		i++
-	}
-	if lines != bytes.Count(c, []byte{'\n'}) {
-		return m, false // a line of fewer than nine tokens
-	}
-	return m, true
 }
 
 // end scans a last line without a line end and returns the result.
