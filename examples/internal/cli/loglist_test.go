@@ -14,7 +14,7 @@ func TestLogList(t *testing.T) {
 			t.Errorf("%q: %v, want a usage error", v, err)
 		}
 	}
-	if got, err := LogList("-trace", "a.swf,b c.swf,-"); err != nil || !slices.Equal(got, []string{"a.swf", "b c.swf", "-"}) {
+	if got, err := LogList("-trace", "a.swf, b c.swf ,-"); err != nil || !slices.Equal(got, []string{"a.swf", "b c.swf", "-"}) {
 		t.Errorf("LogList = %q, %v", got, err)
 	}
 }
