@@ -130,7 +130,9 @@ type Result struct {
 // in Errors).
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no
-// ReqTRES)", "demand: CPUs not a multiple of the nodes, cores per node
+// ReqTRES)", "demand: more CPUs held than requested (--exclusive or whole
+// cores), those kept" (sacct, sacct --json: the allocation's CPUs),
+// "demand: CPUs not a multiple of the nodes, cores per node
 // rounded up", "demand: memory not a multiple of the nodes (or CPUs),
 // rounded up", "demand: GPUs (a GRES) not a multiple of the nodes, per
 // node rounded up", "demand: GPUs or GRES without a node count, one node

@@ -103,7 +103,9 @@ var sacctColumns = []struct{ name, feeds string }{
 // ReqNodes, AllocNodes or NNodes when the TRES have none; memory from
 // ReqMem (suffix c per CPU, n per node, none in all) when they have none;
 // GPUs from the old ReqGRES or AllocGRES ("gpu:tesla:2", per node). sacct
-// records no --exclusive.
+// records no --exclusive, but a job that held more CPUs than its ReqTRES
+// asked (AllocCPUS: --exclusive, a whole-node partition, cores rounded
+// up) has a demand of the CPUs held, noted (heldCPUs).
 func Sacct(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "sacct")
 	if err != nil {
@@ -597,6 +599,9 @@ func (p *sacctParser) demand(r *record, get func(string) string, nodes int64) er
 	// NNodes, the nodes the job held when ReqTRES named fewer (--gpus=8
 	// on 4-GPU nodes: node=1, 2 held).
 	moreNodes(&in, nodes, r.note, noteHeldNodes)
+	if field == "ReqTRES" {
+		heldCPUs(&in, r.alloc, r.note) // (AllocCPUS, or AllocTRES's cpu=)
+	}
 	if v := get("reqmem"); in.memTotal == 0 && v != "" && v != "0" {
 		per := v[len(v)-1]
 		if per == 'c' || per == 'n' {

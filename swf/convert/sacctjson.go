@@ -647,6 +647,9 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 	if n := j.AllocationNodes; n.OK() && n.V > 0 && n.V <= maxProcs {
 		moreNodes(&in, n.V, r.note, noteHeldNodes) // the nodes held, when more
 	}
+	if field == "tres.requested" {
+		heldCPUs(&in, r.alloc, r.note) // (tres.allocated's cpu)
+	}
 	if in.memTotal == 0 {
 		if m := j.Required.MemoryPerCPU; m.OK() && m.V > 0 {
 			in.memPerCPU = float64(m.V)
