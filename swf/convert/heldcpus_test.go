@@ -3,6 +3,7 @@ package convert
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -36,6 +37,23 @@ func TestSacctJSONHeldCPUs(t *testing.T) {
 	}
 	in := `{"jobs":[` + strings.Join([]string{job("1", "1", "64"), job("2", "8", "8"), job("3", "4", "")}, ",") + `]}`
 	res, err := SacctJSON(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHeld(t, res, []int64{64, 8, 4})
+}
+
+// jobcomp's twin: ProcCnt (the CPUs held, once the job ran) over Tres's
+// cpu (the request).
+func TestJobcompHeldCPUs(t *testing.T) {
+	line := func(id, procs, cpu, nodes string) string {
+		return "JobId=" + id + " UserId=alice(1000) GroupId=alice(1000) Name=x JobState=COMPLETED Partition=p TimeLimit=10 " +
+			"StartTime=2024-01-01T00:01:40 EndTime=2024-01-01T00:10:00 NodeList=" + nodes + " NodeCnt=1 ProcCnt=" + procs +
+			" WorkDir=/tmp ReservationName= Tres=cpu=" + cpu + ",mem=2000M,node=1 Account=a QOS=normal WcKey= Cluster=c " +
+			"SubmitTime=2024-01-01T00:00:00 EligibleTime=2024-01-01T00:00:00 DerivedExitCode=0:0 ExitCode=0:0\n"
+	}
+	in := line("1", "64", "1", "n1") + line("2", "8", "8", "n2") + line("3", "0", "4", "(null)")
+	res, err := Jobcomp(strings.NewReader(in), Options{Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}

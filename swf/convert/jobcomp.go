@@ -246,7 +246,8 @@ func jobcompRecord(b *builder, line string, num int) error {
 		}
 	}
 	// The demand is the request (Tres: Slurm's tres_fmt_req_str), the
-	// only one the file has, on the nodes the job held (NodeCnt).
+	// only one the file has, on the nodes the job held (NodeCnt), with
+	// the CPUs it held (ProcCnt) when more (heldCPUs).
 	var dem demandIn
 	if key, v, err := slurmTRES(&dem, tresEntries(kv["Tres"])); err != nil {
 		dem.bad = true
@@ -268,6 +269,9 @@ func jobcompRecord(b *builder, line string, num int) error {
 			// The nodes it held, when its requested Tres named fewer.
 			moreNodes(&dem, n, r.note, noteHeldNodes)
 		}
+	}
+	if ran {
+		heldCPUs(&dem, r.alloc, r.note) // (ProcCnt, the CPUs held)
 	}
 	if dem.any() || dem.dropped {
 		r.dem = &dem

@@ -131,7 +131,7 @@ type Result struct {
 //
 // The demand rules (Result's doc): "demand: from AllocTRES (no
 // ReqTRES)", "demand: more CPUs held than requested (--exclusive or whole
-// cores), those kept" (sacct, sacct --json: the allocation's CPUs),
+// cores), those kept" (sacct, sacct --json, jobcomp: the allocation's CPUs),
 // "demand: CPUs not a multiple of the nodes, cores per node
 // rounded up", "demand: memory not a multiple of the nodes (or CPUs),
 // rounded up", "demand: GPUs (a GRES) not a multiple of the nodes, per
