@@ -456,6 +456,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	c.start, c.gone = m.start[:0], m.gone[:0] // the jobs started, their indices in list
 	c.moved = noSpan                          // the slots given back in this pass so far
 	c.last = none                             // the last scan that found no earlier start (noStart)
+	c.blk.end = -never                        // no blocker yet
 	c.now, c.after, c.gain = s.now, m.after, gain
 	c.minRes = never
 	// most bounds the free processors at every step that gain spans
@@ -550,10 +551,18 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			if from < w.until {
 				if w.until >= r || c.now+d < r {
-					scan = true
-					break
+					// the last blocker (a step of fewer than n from
+					// before r to until or past, that every window
+					// from from on meets) proves what the scan would
+					if b := &c.blk; w.until > b.end || from+d <= b.t || n <= b.free || b.t >= r {
+						scan = true
+						break
+					}
+					c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, c.now, r, r
+					c.stepBlocked++
+				} else {
+					c.rMinus1++
 				}
-				c.rMinus1++
 			}
 			// kept where it is, planned after now: what the loop's end
 			// does for such a job, without its tests
@@ -589,6 +598,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// field by field: a composite literal is built
 					// on the stack and copied
 					c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, c.now, r, r
+					if at > 0 { // the first window's blocking step (blocker)
+						pts := prof.pts
+						c.blk.t, c.blk.free, c.blk.end = pts[at-1].t, pts[at-1].free, never
+						if at < len(pts) {
+							c.blk.end = pts[at].t
+						}
+					}
 					// kept where it is, planned after now (from <
 					// until ≤ r): what the loop's end does for such
 					// a job, without its tests (1.9 M fruitless scans
@@ -640,6 +656,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)
 					most = prof.most(g.lo, g.hi)
+				}
+				if g.lo < c.blk.end && c.blk.t < g.hi {
+					c.blk.end = -never // it gained: it proves nothing now
 				}
 				c.gave = append(c.gave, given{g, most})
 				c.moved = c.moved.join(g)
@@ -782,6 +801,7 @@ type consLoop struct {
 	moved       span    // the slots given back so far
 	movedMost   int64   // the most free in them (given)
 	last        noStart // the last scan that found no earlier start
+	blk         blocker // the last such scan's first blocking step
 	minRes      int64
 	ok, blocked bool
 	// the pass's inputs
@@ -791,8 +811,8 @@ type consLoop struct {
 	gain      span
 	after     []given
 	// counts for consRoutes
-	scans, noStart, rMinus1 int64
-	visits                  uint32 // the visits that needed more than the inner loop, for halted
+	scans, noStart, rMinus1, stepBlocked int64
+	visits                               uint32 // the visits that needed more than the inner loop, for halted
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
@@ -951,6 +971,24 @@ func (f *noStart) skip(n, d, r int64, w starts) int64 {
 	}
 	return w.from
 }
+
+// blocker is a step of the profile, [t, end) with free processors free
+// there, that a fruitless scan found blocking its first window (fitBefore:
+// every start it scanned has a window that meets the step, which ends at
+// or after the scan's until). It blocks other jobs as well: a job of n >
+// free processors for d, settled at r, whose starts [from, until) to scan
+// lie in (t-d, end) with t < r, has in the window of each start s the
+// point max(s, t), before its own slot (s < until ≤ r), where fewer than
+// n are free, so no start there fits and its scan would find r. The pass
+// keeps the last one until a slot given back meets [t, end) (the
+// profile has only lost elsewhere since, which blocks more), and keeps
+// such a job as a fruitless scan does, its proof noted as the scan's
+// would be (noStart), since the starts from now to from and from until to
+// r are blocked for the same reasons. On SDSC-BLUE it spares 0.38 M of
+// the 2.98 M scans (noStart's proof needs a job of at least the scan's n
+// and d; this one only more than free and a window that reaches the
+// step). end -never: none.
+type blocker struct{ t, end, free int64 }
 
 // consLogMax bounds consMemo's log: a Scheduler that runs conservative
 // backfilling at some passes only may leave it unread for long; the next

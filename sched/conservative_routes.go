@@ -23,8 +23,9 @@ type consRoutes struct {
 	// the settled jobs' scans (fitBefore), the visits at which the
 	// last fruitless scan (noStart) moved the start of a scan (or
 	// spared it), and the jobs kept by the proof that a settled job is
-	// blocked at r-1 with a scan to do otherwise
-	scans, noStart, rMinus1 int64
+	// blocked at r-1 with a scan to do otherwise, and those kept by the
+	// last fruitless scan's blocking step (blocker)
+	scans, noStart, rMinus1, stepBlocked int64
 }
 
 // add adds the loop's counts to r.
@@ -32,4 +33,5 @@ func (r *consRoutes) add(c *consLoop) {
 	r.scans += c.scans
 	r.noStart += c.noStart
 	r.rMinus1 += c.rMinus1
+	r.stepBlocked += c.stepBlocked
 }

@@ -46,6 +46,7 @@ func TestConservativeRoutesTaken(t *testing.T) {
 		{"scans (fitBefore)", r.scans},
 		{"scans spared or shortened by noStart", r.noStart},
 		{"jobs kept by the r-1 proof", r.rMinus1},
+		{"jobs kept by the last blocking step (blocker)", r.stepBlocked},
 	} {
 		if c.n == 0 {
 			t.Errorf("%s: never taken", c.name)

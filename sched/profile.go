@@ -397,7 +397,10 @@ const taken = -2
 // without fitOwn's walk past r and the state that needs, so that the
 // loops keep their values in registers. For a start t before r it
 // returns as well the index of the first point at or after t, which
-// spares move its search.
+// spares move its search. When its first window already proves every
+// start blocked (r, the window's last step of fewer than n running to
+// until or past it), it returns the index of the point after that step
+// (≥ 1), else 0 with r: the step blocks other jobs too (blocker).
 func (p *Profile) fitBefore(n, d, from, until, r int64) (int64, int) {
 	if from >= until {
 		return r, 0
@@ -419,7 +422,7 @@ func (p *Profile) fitBefore(n, d, from, until, r int64) (int64, int) {
 		return cand, x + b2i(pts[x].t < cand)
 	}
 	if x++; x == len(pts) || pts[x].t >= until {
-		return r, 0
+		return r, x
 	}
 	from, pts = pts[x].t, pts[x:]
 	// ps is the steps and nx their next points, as in fitOwn; a step
