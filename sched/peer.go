@@ -34,11 +34,11 @@ import (
 // key it by the -1 too. A line whose submit time, run time or estimate is
 // beyond sanitize.MaxTime (2^40 s) is rejected in every mode and counted
 // (sanitize.TimeOutOfRange), where the peers, on Python's integers, would
-// simulate it (TestPeerTimeOutOfRangeRejected); a field below −1 (SWF's
-// "missing") is a malformed line to package swf (swf.ErrRange), where
-// pyss would take a negative submit time for a missing one (a 1-second
-// job at 1): examples/simulate stops on it, or with -lenient skips and
-// counts it. A line the peers take for invalid (a 1-second job) with
+// simulate it (TestPeerTimeOutOfRangeRejected); a field below −1 is read
+// by package swf as −1, SWF's "missing", and counted
+// (swf.Stats.BelowUnknown), which is how the peers simulate it (a
+// negative submit time taken for a missing one; examples/simulate's
+// TestBelowUnknownPeers). A line the peers take for invalid (a 1-second job) with
 // more processors than the machine, on which they fail (peerJob), is
 // clamped and counted (size_clamped_peer_fails). A run time with a
 // fraction, which the peers read as a float and truncate, package swf
