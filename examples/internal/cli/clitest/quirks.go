@@ -362,8 +362,9 @@ func Quirks() []Quirk {
 		Quirk{Name: "fields-17", Text: strings.Join(lines[:10], "") + "25 3000 0 60 1 -1 -1 1 120 -1 1 1 1 1 1 1 -1\n" + strings.Join(lines[10:], ""), Malformed: true},
 		Quirk{Name: "fields-19", Text: strings.Join(lines[:10], "") + "25 3000 0 60 1 -1 -1 1 120 -1 1 1 1 1 1 1 -1 -1 0\n" + strings.Join(lines[10:], ""), Malformed: true},
 		Quirk{Name: "all-fields-19", Text: strings.ReplaceAll(plain, " -1 -1\n", " -1 -1 0\n"), Malformed: true},
-		// a wait below -1 (a start logged before the submit)
-		Quirk{Name: "negative-wait", Text: strings.Join(lines[:10], "") + "25 3000 -5 60 1 -1 -1 1 120 -1 1 1 1 1 1 1 -1 -1\n" + strings.Join(lines[10:], ""), Malformed: true},
+		// a wait below -1 (a start logged before the submit): read as
+		// -1, unknown, and counted (swf.Stats.BelowUnknown)
+		Quirk{Name: "negative-wait", Text: strings.Join(lines[:10], "") + "25 3000 -5 60 1 -1 -1 1 120 -1 1 1 1 1 1 1 -1 -1\n" + strings.Join(lines[10:], "")},
 	)
 	// comments mid-file and header keys after the first job
 	for i := range out {
